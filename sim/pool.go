@@ -1,0 +1,339 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+)
+
+// BufferDesc mirrors BufferDesc in buf_internals.h: the header of one shared buffer. The page
+// LSN lives on the page itself in PostgreSQL; the simulation keeps it here.
+type BufferDesc struct {
+	Tag   BufferTag
+	State BufferState
+	LSN   LSN
+	// freeNext mirrors freeNext: the next buffer on the freelist, freeNextEndOfList, or
+	// freeNextNotInList.
+	freeNext int32
+	// rel is the catalog index of the tag's relation, or -1: simulation bookkeeping for
+	// drawing, not a PostgreSQL field.
+	rel int16
+}
+
+// The freelist link values of freelist.c.
+const (
+	freeNextEndOfList int32 = -1
+	freeNextNotInList int32 = -2
+)
+
+// ErrNoUnpinnedBuffers is StrategyGetBuffer's error when the clock hand has passed NBuffers
+// pinned buffers in a row.
+var ErrNoUnpinnedBuffers = errors.New("no unpinned buffers available")
+
+// Pool is the shared buffer pool: NBuffers descriptors, the mapping table, the freelist and
+// the clock hand, with the WAL and the relations whose pages it holds. Every operation charges
+// its primitives to the cost model; the caller collects the time with takeElapsed.
+type Pool struct {
+	NBuffers int
+	Version  Version
+	Cost     CostModel
+	WAL      WAL
+	Stats    Stats
+
+	desc       []BufferDesc
+	table      *bufTable
+	partLocks  [NumBufferPartitions]uint64 // acquisitions of each mapping partition lock
+	firstFree  int32                       // StrategyControl->firstFreeBuffer
+	lastFree   int32                       // StrategyControl->lastFreeBuffer
+	nextVictim uint64                      // clock ticks so far; the hand is nextVictim % NBuffers
+	cat        catalog
+
+	elapsed    Duration
+	events     []Event
+	osCacheHit func() bool // decides whether a miss is served by the kernel's page cache
+}
+
+// NewPool returns a pool of nbuffers empty buffers, all on the freelist in buffer order, as
+// InitBufferPool leaves them.
+func NewPool(nbuffers int, v Version, cost CostModel) (*Pool, error) {
+	if nbuffers < MinNBuffers {
+		return nil, fmt.Errorf("NBuffers %d is below the minimum %d", nbuffers, MinNBuffers)
+	}
+	if nbuffers > MaxNBuffers {
+		return nil, fmt.Errorf("NBuffers %d is above this simulator's maximum %d", nbuffers, MaxNBuffers)
+	}
+	p := &Pool{
+		NBuffers:   nbuffers,
+		Version:    v.Resolve(),
+		Cost:       cost.withDefaults(),
+		WAL:        WAL{Insert: walStart, Flushed: walStart},
+		desc:       make([]BufferDesc, nbuffers),
+		table:      newBufTable(nbuffers + NumBufferPartitions),
+		firstFree:  0,
+		lastFree:   int32(nbuffers - 1),
+		osCacheHit: func() bool { return true },
+	}
+	for i := range p.desc {
+		p.desc[i].freeNext = int32(i + 1)
+		p.desc[i].rel = -1
+	}
+	p.desc[nbuffers-1].freeNext = freeNextEndOfList
+	if !p.Version.HasFreelist() {
+		p.firstFree, p.lastFree = freeNextEndOfList, freeNextEndOfList
+		for i := range p.desc {
+			p.desc[i].freeNext = freeNextNotInList
+		}
+	}
+	return p, nil
+}
+
+// MaxNBuffers is the largest pool the simulator builds: 100 GB of 8 kB pages, which fits the
+// 4 GiB address space of WebAssembly.
+const MaxNBuffers = 13107200
+
+// Desc returns a copy of buffer id's descriptor.
+func (p *Pool) Desc(id int) BufferDesc { return p.desc[id] }
+
+// ClockHand returns the buffer the clock sweep examines next.
+func (p *Pool) ClockHand() int { return int(p.nextVictim % uint64(p.NBuffers)) }
+
+// Relations returns the relations the pool knows, in creation order.
+func (p *Pool) Relations() []*Relation { return p.cat.rels }
+
+// AddRelation registers a relation whose pages can be read, and returns its catalog index.
+func (p *Pool) AddRelation(r *Relation) (int, error) { return p.cat.add(r) }
+
+func (p *Pool) charge(d Duration) { p.elapsed += d }
+
+// takeElapsed returns the virtual time charged since the last call and resets it.
+func (p *Pool) takeElapsed() Duration {
+	d := p.elapsed
+	p.elapsed = 0
+	return d
+}
+
+// maxEvents bounds the events kept for one command: a frame that runs a million steps
+// keeps the first ones, enough to animate, instead of growing without limit.
+const maxEvents = 1 << 14
+
+func (p *Pool) emit(e Event) {
+	if len(p.events) < maxEvents {
+		p.events = append(p.events, e)
+	}
+}
+
+// lockPartition counts one acquisition of the mapping partition lock for hash.
+func (p *Pool) lockPartition(hash uint64) { p.partLocks[BufTablePartition(hash)]++ }
+
+// ReadBuffer mirrors ReadBuffer_common for a shared buffer: it returns buffer id holding tag,
+// pinned by backend b, loading the page through BufferAlloc on a miss.
+func (p *Pool) ReadBuffer(b *Backend, tag BufferTag) (int, error) {
+	ri := p.cat.lookup(tag.Locator)
+	if ri < 0 {
+		return -1, fmt.Errorf("relation %d does not exist", tag.Locator.RelNumber)
+	}
+	return p.readBuffer(b, tag, ri)
+}
+
+// readBuffer is ReadBuffer for a caller that knows the relation's catalog index.
+func (p *Pool) readBuffer(b *Backend, tag BufferTag, ri int) (int, error) {
+	rel := p.cat.rels[ri]
+	if tag.Fork > MaxForkNum || tag.Block >= rel.NBlocks[tag.Fork] {
+		return -1, fmt.Errorf("block %d is beyond the end of %s fork of %q (%d blocks)", tag.Block, tag.Fork, rel.Name, rel.NBlocks[min(tag.Fork, MaxForkNum)])
+	}
+	p.Stats.Accesses++
+	id, found, err := p.bufferAlloc(b, tag, ri)
+	if err != nil {
+		return -1, err
+	}
+	if found {
+		p.Stats.Hits++
+		p.emit(Event{Kind: EvHit, Backend: int16(b.ID), Buffer: int32(id)})
+		return id, nil
+	}
+	// The page is read under BM_IO_IN_PROGRESS; a step is atomic, so the flag is never seen.
+	p.Stats.Misses++
+	if p.osCacheHit() {
+		p.Stats.ReadsOSCache++
+		p.charge(p.Cost.ReadOSCache)
+	} else {
+		p.Stats.ReadsDisk++
+		p.charge(p.Cost.ReadDisk)
+	}
+	d := &p.desc[id]
+	d.LSN = rel.pageLSN(tag.Fork, tag.Block)
+	d.State |= BM_VALID
+	p.emit(Event{Kind: EvRead, Backend: int16(b.ID), Buffer: int32(id)})
+	return id, nil
+}
+
+// bufferAlloc mirrors BufferAlloc: a lookup under the shared partition lock, a pin on a hit;
+// on a miss a victim from GetVictimBuffer, retagged and entered in the mapping table. It
+// reports whether the page was found valid.
+func (p *Pool) bufferAlloc(b *Backend, tag BufferTag, rel int) (int, bool, error) {
+	hash := BufTableHashCode(tag)
+	p.lockPartition(hash)
+	p.Stats.Lookups++
+	p.charge(p.Cost.Lookup)
+	if id := p.table.lookup(tag, hash); id >= 0 {
+		valid := p.pinBuffer(b, id)
+		return id, valid, nil
+	}
+	id, err := p.getVictimBuffer(b)
+	if err != nil {
+		return -1, false, err
+	}
+	p.lockPartition(hash)
+	if other := p.table.insert(tag, hash, id); other >= 0 {
+		// Another backend loaded the page meanwhile; steps are atomic, so this cannot happen.
+		panic(fmt.Sprintf("bufferAlloc: tag %v appeared in buffer %d during the miss", tag, other))
+	}
+	d := &p.desc[id]
+	d.Tag = tag
+	d.rel = int16(rel)
+	d.State = d.State&BufRefcountMask | BM_TAG_VALID | BufUsagecountOne
+	if p.cat.rels[rel].Permanent || tag.Fork == InitForkNum {
+		d.State |= BM_PERMANENT
+	}
+	return id, false, nil
+}
+
+// pinBuffer mirrors PinBuffer without a strategy: the backend's first pin raises the shared
+// refcount and the usage count (up to BM_MAX_USAGE_COUNT). It reports whether the buffer is
+// valid.
+func (p *Pool) pinBuffer(b *Backend, id int) bool {
+	d := &p.desc[id]
+	if b.addPin(id) == 1 {
+		d.State += BufRefcountOne
+		if d.State.UsageCount() < BMMaxUsageCount {
+			d.State += BufUsagecountOne
+		}
+		p.emit(Event{Kind: EvPin, Backend: int16(b.ID), Buffer: int32(id)})
+	}
+	return d.State.Has(BM_VALID)
+}
+
+// pinBufferLocked mirrors PinBuffer_Locked: a pin that leaves the usage count alone, used on
+// a victim the clock sweep just chose.
+func (p *Pool) pinBufferLocked(b *Backend, id int) {
+	if b.addPin(id) == 1 {
+		p.desc[id].State += BufRefcountOne
+		p.emit(Event{Kind: EvPin, Backend: int16(b.ID), Buffer: int32(id)})
+	}
+}
+
+// ReleaseBuffer mirrors ReleaseBuffer → UnpinBuffer: it drops one of b's pins on id, and the
+// shared refcount with the last one.
+func (p *Pool) ReleaseBuffer(b *Backend, id int) error {
+	if id < 0 || id >= p.NBuffers {
+		return fmt.Errorf("buffer %d does not exist", id)
+	}
+	switch n := b.dropPin(id); {
+	case n < 0:
+		return fmt.Errorf("backend %d does not pin buffer %d", b.ID, id)
+	case n == 0:
+		p.desc[id].State -= BufRefcountOne
+		p.emit(Event{Kind: EvUnpin, Backend: int16(b.ID), Buffer: int32(id)})
+	}
+	return nil
+}
+
+// MarkBufferDirty mirrors MarkBufferDirty: it sets BM_DIRTY and BM_JUST_DIRTIED on a buffer
+// the caller pins (and, in PostgreSQL, holds exclusively locked).
+func (p *Pool) MarkBufferDirty(b *Backend, id int) error {
+	if id < 0 || id >= p.NBuffers || b.PinCount(id) == 0 {
+		return fmt.Errorf("backend %d must pin buffer %d to dirty it", b.ID, id)
+	}
+	d := &p.desc[id]
+	if !d.State.Has(BM_DIRTY) {
+		p.emit(Event{Kind: EvDirty, Backend: int16(b.ID), Buffer: int32(id)})
+	}
+	d.State |= BM_DIRTY | BM_JUST_DIRTIED
+	return nil
+}
+
+// LogPageChange changes a pinned page under WAL: MarkBufferDirty, then XLogInsert of a record
+// with n bytes of payload and PageSetLSN to its end, in that order as a critical section in
+// heapam does. Unlogged pages are dirtied without WAL.
+func (p *Pool) LogPageChange(b *Backend, id int, n int) error {
+	if err := p.MarkBufferDirty(b, id); err != nil {
+		return err
+	}
+	p.Stats.Updates++
+	d := &p.desc[id]
+	if d.State.Has(BM_PERMANENT) {
+		p.charge(p.Cost.WALInsert)
+		d.LSN = p.WAL.xlogInsert(n)
+	}
+	return nil
+}
+
+// getVictimBuffer mirrors GetVictimBuffer (PostgreSQL 16+; inside BufferAlloc before): take a
+// buffer from StrategyGetBuffer, pin it, write it out if dirty and remove its old tag from
+// the mapping table (InvalidateVictimBuffer). The buffer comes back pinned once by b, clean,
+// and with no tag.
+func (p *Pool) getVictimBuffer(b *Backend) (int, error) {
+	id, err := p.strategyGetBuffer()
+	if err != nil {
+		return -1, err
+	}
+	p.pinBufferLocked(b, id)
+	d := &p.desc[id]
+	if d.State.Has(BM_DIRTY) {
+		// The conditional share lock on the content always succeeds: no backend holds a
+		// content lock between steps.
+		p.flushBuffer(id, ByBackend)
+		p.Stats.DirtyWrites++
+	}
+	if d.State.Has(BM_TAG_VALID) {
+		hash := BufTableHashCode(d.Tag)
+		p.lockPartition(hash)
+		p.table.delete(d.Tag, hash)
+		p.Stats.Evictions++
+		p.emit(Event{Kind: EvEvict, Backend: int16(b.ID), Buffer: int32(id)})
+	}
+	d.Tag = BufferTag{}
+	d.rel = -1
+	d.LSN = 0
+	d.State &= BufRefcountMask
+	return id, nil
+}
+
+// flushBuffer mirrors FlushBuffer: for a dirty buffer, flush WAL up to the page LSN if the
+// buffer is permanent (WAL before data), then write the page and clear BM_DIRTY. It reports
+// whether a page was written.
+func (p *Pool) flushBuffer(id int, cause Cause) bool {
+	d := &p.desc[id]
+	if !d.State.Has(BM_DIRTY) {
+		return false
+	}
+	d.State &^= BM_JUST_DIRTIED
+	permanent := d.State.Has(BM_PERMANENT)
+	if permanent {
+		p.xlogFlush(d.LSN, cause)
+	}
+	p.charge(p.Cost.Write)
+	p.cat.rels[d.rel].setPageLSN(d.Tag.Fork, d.Tag.Block, d.LSN)
+	p.emit(Event{Kind: EvWrite, Cause: cause, Buffer: int32(id), LSN: d.LSN, Flushed: p.WAL.Flushed, Permanent: permanent})
+	d.State &^= BM_DIRTY | BM_CHECKPOINT_NEEDED
+	return true
+}
+
+// xlogFlush runs XLogFlush(lsn) and charges and counts it when it had to flush.
+func (p *Pool) xlogFlush(lsn LSN, cause Cause) {
+	if !p.WAL.xlogFlush(lsn) {
+		return
+	}
+	p.charge(p.Cost.WALFlush)
+	p.Stats.WALFlushes++
+	switch cause {
+	case ByBackend:
+		p.Stats.WALFlushesBackend++
+	case ByWALWriter:
+		p.Stats.WALFlushesWriter++
+	}
+	p.emit(Event{Kind: EvWALFlush, Cause: cause, Buffer: -1, LSN: lsn, Flushed: p.WAL.Flushed})
+}
+
+// XLogBackgroundFlush mirrors the WAL writer's XLogBackgroundFlush: flush everything inserted
+// so far, if anything is unflushed.
+func (p *Pool) XLogBackgroundFlush() { p.xlogFlush(p.WAL.Insert, ByWALWriter) }

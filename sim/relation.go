@@ -1,0 +1,88 @@
+package sim
+
+import "fmt"
+
+// Relation is one relation whose pages the simulation can load: its physical locator, its
+// size per fork and what its pages' LSNs were when last written (the simulated disk).
+type Relation struct {
+	Name    string
+	Locator RelFileLocator
+	// Permanent reports whether the relation is WAL-logged (BM_PERMANENT); unlogged and
+	// temporary relations are not.
+	Permanent bool
+	// NBlocks is the size of each fork in blocks (smgrnblocks).
+	NBlocks [MaxForkNum + 1]BlockNumber
+	diskLSN [MaxForkNum + 1][]LSN
+}
+
+// Default OIDs of the simulated cluster: pg_default, the first user database, and the first
+// relfilenumber a new cluster hands out (FirstNormalObjectId).
+const (
+	DefaultTablespaceOid Oid = 1663
+	DefaultDatabaseOid   Oid = 16384
+	FirstRelNumber       Oid = 16384
+)
+
+// catalog holds the relations known to a pool and finds them by locator.
+type catalog struct {
+	rels  []*Relation
+	index map[RelFileLocator]int16
+}
+
+// add registers r and returns its index, or an error if its locator or name is taken.
+func (c *catalog) add(r *Relation) (int, error) {
+	if c.index == nil {
+		c.index = make(map[RelFileLocator]int16)
+	}
+	if _, ok := c.index[r.Locator]; ok {
+		return 0, fmt.Errorf("relation %d already exists", r.Locator.RelNumber)
+	}
+	for _, o := range c.rels {
+		if o.Name == r.Name {
+			return 0, fmt.Errorf("relation %q already exists", r.Name)
+		}
+	}
+	if len(c.rels) >= 1<<15-1 {
+		return 0, fmt.Errorf("too many relations (at most %d)", 1<<15-1)
+	}
+	c.rels = append(c.rels, r)
+	c.index[r.Locator] = int16(len(c.rels) - 1)
+	return len(c.rels) - 1, nil
+}
+
+// lookup returns the index of the relation with locator l, or -1.
+func (c *catalog) lookup(l RelFileLocator) int {
+	if i, ok := c.index[l]; ok {
+		return int(i)
+	}
+	return -1
+}
+
+// byName returns the index of the relation called name, or -1.
+func (c *catalog) byName(name string) int {
+	for i, r := range c.rels {
+		if r.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// pageLSN returns the LSN stored on disk for a page: zero for a page never written.
+func (r *Relation) pageLSN(f ForkNumber, b BlockNumber) LSN {
+	if s := r.diskLSN[f]; int(b) < len(s) {
+		return s[b]
+	}
+	return 0
+}
+
+// setPageLSN records the LSN a page carried when it was written.
+func (r *Relation) setPageLSN(f ForkNumber, b BlockNumber, lsn LSN) {
+	s := r.diskLSN[f]
+	if int(b) >= len(s) {
+		n := max(int(b)+1, int(r.NBlocks[f]), 2*len(s))
+		s = append(s, make([]LSN, n-len(s))...)
+		r.diskLSN[f] = s
+	}
+	s[b] = lsn
+}

@@ -1,0 +1,256 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// Config is everything a simulation starts from. The same Config and the same commands give
+// the same run, step for step, natively and in WebAssembly.
+type Config struct {
+	NBuffers int       // shared_buffers in 8 kB buffers, MinNBuffers to MaxNBuffers
+	Version  Version   // PostgreSQL release the models follow; zero is DefaultVersion
+	Seed     uint64    // seed of the PCG random source
+	Cost     CostModel // zero fields take their defaults
+	// Workload is the free-play load; nil means DefaultWorkload(NBuffers).
+	Workload *Workload
+}
+
+// Sim is a deterministic simulation of the shared buffer pool and the processes that use it,
+// advanced by explicit steps on a virtual clock.
+type Sim struct {
+	Pool *Pool
+
+	cfg      Config
+	work     Workload
+	pcg      rand.PCG
+	rng      *rand.Rand
+	now      Duration
+	clients  []client
+	manual   []*Backend // backends driven by commands, by id
+	walw     bgProc
+	bgw      bgProc
+	weights  []int // cumulative access weights of the workload's relations
+	relIndex []int // catalog index of each workload relation
+	allocs   uint64
+	log      []Command
+}
+
+// client is one backend of the free-play workload. It keeps its current page pinned until it
+// moves to the next, as a backend does while it works on a page.
+type client struct {
+	backend Backend
+	next    Duration // virtual time at which it takes its next step
+	held    int      // buffer it pins, or -1
+}
+
+// bgProc is a background process that wakes every delay.
+type bgProc struct {
+	next  Duration
+	delay Duration
+	on    bool
+}
+
+// New builds a simulation from cfg.
+func New(cfg Config) (*Sim, error) {
+	w := DefaultWorkload(cfg.NBuffers)
+	if cfg.Workload != nil {
+		w = *cfg.Workload
+		w.Relations = append([]RelationSpec(nil), w.Relations...)
+	}
+	if err := w.Validate(cfg.NBuffers); err != nil {
+		return nil, err
+	}
+	pool, err := NewPool(cfg.NBuffers, cfg.Version, cfg.Cost)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sim{Pool: pool, cfg: cfg, work: w}
+	s.pcg = *rand.NewPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)
+	s.rng = rand.New(&s.pcg)
+	pool.osCacheHit = func() bool { return percentDraw(s.rng) < s.work.OSCachePercent }
+	for _, r := range w.Relations {
+		if err := s.createRelation(r.Name, r.Blocks, r.Unlogged); err != nil {
+			return nil, err
+		}
+		s.relIndex = append(s.relIndex, len(pool.cat.rels)-1)
+	}
+	s.setWeights()
+	s.setClients(w.Clients)
+	s.walw = bgProc{next: w.WALWriterDelay, delay: w.WALWriterDelay, on: true}
+	s.bgw = bgProc{next: w.BgWriterDelay, delay: w.BgWriterDelay, on: w.BgWriterPages > 0}
+	return s, nil
+}
+
+// Config returns the configuration the simulation was built from.
+func (s *Sim) Config() Config { return s.cfg }
+
+// Workload returns the workload as commands have left it.
+func (s *Sim) Workload() Workload { return s.work }
+
+// Now returns the virtual time of the last step.
+func (s *Sim) Now() Duration { return s.now }
+
+// Stats returns the counters so far.
+func (s *Sim) Stats() Stats { return s.Pool.Stats }
+
+// Events returns what happened during the last command. The slice is reused by the next one.
+func (s *Sim) Events() []Event { return s.Pool.events }
+
+// Log returns the commands applied so far, in order.
+func (s *Sim) Log() []Command { return s.log }
+
+func (s *Sim) createRelation(name string, blocks int, unlogged bool) error {
+	if blocks < 1 || blocks > 1<<30 {
+		return fmt.Errorf("relation %q: blocks %d is not between 1 and 2^30", name, blocks)
+	}
+	r := &Relation{
+		Name:      name,
+		Locator:   RelFileLocator{SpcOid: DefaultTablespaceOid, DbOid: DefaultDatabaseOid, RelNumber: FirstRelNumber + Oid(len(s.Pool.cat.rels))},
+		Permanent: !unlogged,
+	}
+	r.NBlocks[MainForkNum] = BlockNumber(blocks)
+	_, err := s.Pool.AddRelation(r)
+	return err
+}
+
+func (s *Sim) setWeights() {
+	s.weights = s.weights[:0]
+	total := 0
+	for _, r := range s.work.Relations {
+		total += r.Weight
+		s.weights = append(s.weights, total)
+	}
+}
+
+// setClients grows or shrinks the client list; a removed client releases its pin.
+func (s *Sim) setClients(n int) {
+	for len(s.clients) > n {
+		c := &s.clients[len(s.clients)-1]
+		if c.held >= 0 {
+			s.Pool.ReleaseBuffer(&c.backend, c.held)
+		}
+		s.clients = s.clients[:len(s.clients)-1]
+	}
+	for len(s.clients) < n {
+		s.clients = append(s.clients, client{backend: Backend{ID: len(s.clients)}, next: s.now, held: -1})
+	}
+	s.work.Clients = n
+}
+
+// Apply applies one command, appends it to the log and leaves its events in Events.
+func (s *Sim) Apply(c Command) error {
+	s.Pool.events = s.Pool.events[:0]
+	err := c.apply(s)
+	// Work a command does itself, outside any process, takes the clock forward.
+	s.now += s.Pool.takeElapsed()
+	if err != nil {
+		return err
+	}
+	s.log = append(s.log, c)
+	return nil
+}
+
+// Step advances the simulation by n steps; it is Apply(StepCmd{N: n}).
+func (s *Sim) Step(n int) error { return s.Apply(StepCmd{N: n}) }
+
+// step runs the process whose next wake-up is earliest: the WAL writer, then the background
+// writer, then clients in order when times tie.
+func (s *Sim) step() error {
+	s.Pool.Stats.Steps++
+	best, bestAt := -1, Duration(1<<62)
+	for i := range s.clients {
+		if t := s.clients[i].next; t < bestAt {
+			best, bestAt = i, t
+		}
+	}
+	if s.bgw.on && s.bgw.next <= bestAt {
+		best, bestAt = -2, s.bgw.next
+	}
+	if s.walw.next <= bestAt {
+		best, bestAt = -3, s.walw.next
+	}
+	s.now = max(s.now, bestAt)
+	switch best {
+	case -3:
+		s.Pool.XLogBackgroundFlush()
+		s.walw.next = s.now + s.walw.delay + s.Pool.takeElapsed()
+	case -2:
+		s.Pool.bgBufferSync(s.allocs, s.work.BgWriterPages)
+		s.allocs = 0
+		s.bgw.next = s.now + s.bgw.delay + s.Pool.takeElapsed()
+	default:
+		c := &s.clients[best]
+		if err := s.clientStep(c); err != nil {
+			return err
+		}
+		c.next = s.now + s.Pool.takeElapsed()
+	}
+	return nil
+}
+
+// clientStep moves a client to its next page: release the page it holds, pick a relation by
+// weight and a block by the distribution, read it and maybe change it.
+func (s *Sim) clientStep(c *client) error {
+	p := s.Pool
+	if c.held >= 0 {
+		if err := p.ReleaseBuffer(&c.backend, c.held); err != nil {
+			return err
+		}
+		c.held = -1
+	}
+	if len(s.weights) == 0 || s.weights[len(s.weights)-1] == 0 {
+		return nil
+	}
+	// One 64-bit draw picks both the relation and, for uniform keys, the block.
+	r := s.rng.Uint64()
+	pick := int(scale32(uint32(r), uint32(s.weights[len(s.weights)-1])))
+	ri := 0
+	for s.weights[ri] <= pick {
+		ri++
+	}
+	ci := s.relIndex[ri]
+	rel := p.cat.rels[ci]
+	n := rel.NBlocks[MainForkNum]
+	var blk BlockNumber
+	if s.work.Distribution == Zipfian {
+		blk = BlockNumber(zipfian(s.rng, int64(n), s.work.ZipfS) - 1)
+	} else {
+		blk = BlockNumber(scale32(uint32(r>>32), uint32(n)))
+	}
+	misses := p.Stats.Misses
+	id, err := p.readBuffer(&c.backend, BufferTag{Locator: rel.Locator, Fork: MainForkNum, Block: blk}, ci)
+	if err != nil {
+		return err
+	}
+	s.allocs += p.Stats.Misses - misses
+	c.held = id
+	if percentDraw(s.rng) < s.work.UpdatePercent {
+		return p.LogPageChange(&c.backend, id, updateRecordBytes)
+	}
+	return nil
+}
+
+// backend returns the command-driven backend with id, creating it on first use.
+func (s *Sim) backend(id int) (*Backend, error) {
+	if id < 0 || id >= maxManualBackends {
+		return nil, fmt.Errorf("backend %d is not between 0 and %d", id, maxManualBackends-1)
+	}
+	for len(s.manual) <= id {
+		s.manual = append(s.manual, &Backend{ID: ManualBackendBase + len(s.manual)})
+	}
+	return s.manual[id], nil
+}
+
+// Command-driven backends have ids from ManualBackendBase, apart from the workload's clients.
+const (
+	ManualBackendBase = 10000
+	maxManualBackends = 64
+)
+
+// scale32 maps 32 random bits onto [0, n) by multiply-shift (Lemire): one multiplication
+// instead of a division, with a bias below n/2³², far under anything a run could show.
+func scale32(bits, n uint32) uint32 { return uint32(uint64(bits) * uint64(n) >> 32) }
+
+// percentDraw returns a number in [0, 100) from one 32-bit draw.
+func percentDraw(r *rand.Rand) int { return int(scale32(r.Uint32(), 100)) }

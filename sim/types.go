@@ -1,0 +1,144 @@
+package sim
+
+import "fmt"
+
+// Oid is a PostgreSQL object identifier (tablespace, database or relfilenumber).
+type Oid uint32
+
+// BlockNumber is the number of a page within one fork of a relation.
+type BlockNumber uint32
+
+// InvalidBlockNumber mirrors InvalidBlockNumber in block.h: no block, or an unknown size.
+const InvalidBlockNumber BlockNumber = 0xFFFFFFFF
+
+// ForkNumber mirrors ForkNumber in relpath.h. The zero value is the main fork.
+type ForkNumber uint8
+
+// The forks of a relation, as in relpath.h.
+const (
+	MainForkNum ForkNumber = iota
+	FSMForkNum
+	VisibilityMapForkNum
+	InitForkNum
+)
+
+// MaxForkNum mirrors MAX_FORKNUM.
+const MaxForkNum = InitForkNum
+
+var forkNames = [...]string{"main", "fsm", "vm", "init"}
+
+// String returns PostgreSQL's name for the fork ("main", "fsm", "vm", "init").
+func (f ForkNumber) String() string {
+	if int(f) < len(forkNames) {
+		return forkNames[f]
+	}
+	return fmt.Sprintf("fork%d", uint8(f))
+}
+
+// RelFileLocator mirrors RelFileLocator (RelFileNode before PostgreSQL 16): the physical
+// identity of a relation's files.
+type RelFileLocator struct {
+	SpcOid    Oid // tablespace
+	DbOid     Oid // database
+	RelNumber Oid // relfilenumber
+}
+
+// BufferTag mirrors BufferTag in buf_internals.h: which page a buffer holds, and the key of
+// the buffer mapping table.
+type BufferTag struct {
+	Locator RelFileLocator
+	Fork    ForkNumber
+	Block   BlockNumber
+}
+
+// String formats the tag as spc/db/rel/fork/block.
+func (t BufferTag) String() string {
+	return fmt.Sprintf("%d/%d/%d/%s/%d", t.Locator.SpcOid, t.Locator.DbOid, t.Locator.RelNumber, t.Fork, t.Block)
+}
+
+// LSN is a WAL position in bytes (XLogRecPtr).
+type LSN uint64
+
+// InvalidLSN mirrors InvalidXLogRecPtr.
+const InvalidLSN LSN = 0
+
+// String formats the LSN as PostgreSQL does: the high and low 32 bits in hex, "16/B374D848".
+func (l LSN) String() string {
+	return fmt.Sprintf("%X/%X", uint32(l>>32), uint32(l))
+}
+
+// Duration is a span of virtual time in picoseconds. Integer picoseconds keep the clock exact
+// and identical natively and in WebAssembly while still resolving a 5 ns descriptor check.
+type Duration int64
+
+// Units of Duration.
+const (
+	Picosecond  Duration = 1
+	Nanosecond           = 1000 * Picosecond
+	Microsecond          = 1000 * Nanosecond
+	Millisecond          = 1000 * Microsecond
+	Second               = 1000 * Millisecond
+)
+
+// Seconds returns d in seconds.
+func (d Duration) Seconds() float64 { return float64(d) / float64(Second) }
+
+// String formats d with a unit that suits its size ("5ns", "1.5ms", "66.6s").
+func (d Duration) String() string {
+	switch a := max(d, -d); {
+	case a >= Second:
+		return trimFloat(float64(d)/float64(Second)) + "s"
+	case a >= Millisecond:
+		return trimFloat(float64(d)/float64(Millisecond)) + "ms"
+	case a >= Microsecond:
+		return trimFloat(float64(d)/float64(Microsecond)) + "µs"
+	case a >= Nanosecond:
+		return trimFloat(float64(d)/float64(Nanosecond)) + "ns"
+	default:
+		return fmt.Sprintf("%dps", int64(d))
+	}
+}
+
+func trimFloat(f float64) string {
+	s := fmt.Sprintf("%.3f", f)
+	for s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// BLCKSZ is PostgreSQL's default page size in bytes.
+const BLCKSZ = 8192
+
+// BMMaxUsageCount mirrors BM_MAX_USAGE_COUNT.
+const BMMaxUsageCount = 5
+
+// NumBufferPartitions mirrors NUM_BUFFER_PARTITIONS: the mapping table's lock partitions.
+const NumBufferPartitions = 128
+
+// MinNBuffers is the smallest pool PostgreSQL accepts (shared_buffers = 128kB).
+const MinNBuffers = 16
+
+// Version is a PostgreSQL major version. The zero value means DefaultVersion.
+type Version int
+
+// DefaultVersion is the release the models follow unless told otherwise.
+const DefaultVersion Version = 17
+
+// Resolve returns v, or DefaultVersion for the zero value.
+func (v Version) Resolve() Version {
+	if v == 0 {
+		return DefaultVersion
+	}
+	return v
+}
+
+// HasFreelist reports whether StrategyGetBuffer consults the freelist before the clock sweep:
+// true up to PostgreSQL 18; commit 2c78940527 removed the freelist in 19.
+func (v Version) HasFreelist() bool { return v.Resolve() <= 18 }
+
+// String formats the version as "PG17".
+func (v Version) String() string { return fmt.Sprintf("PG%d", int(v.Resolve())) }
