@@ -50,6 +50,6 @@ func ExampleSharedBuffersToNBuffers() {
 }
 
 func ExampleDuration() {
-	fmt.Println(5*sim.Nanosecond, 160*sim.Nanosecond, 1500*sim.Microsecond, 66600*sim.Millisecond, math.Round((2 * sim.Millisecond).Seconds()*1e3))
+	fmt.Println(5*sim.Nanosecond, 160*sim.Nanosecond, 1500*sim.Microsecond, 66600*sim.Millisecond, math.Round((2*sim.Millisecond).Seconds()*1e3))
 	// Output: 5ns 160ns 1.5ms 66.6s 2
 }
