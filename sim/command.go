@@ -49,12 +49,35 @@ type CheckpointCmd struct{}
 // BgWriterCmd runs one background-writer round.
 type BgWriterCmd struct{}
 
-// RelationCmd creates a relation with Blocks blocks in its main fork.
+// RelationCmd creates a relation with Blocks blocks in its main fork and, optionally, FSM
+// and visibility-map forks; Cached lists the forks whose size the startup process has
+// cached (smgr_cached_nblocks).
 type RelationCmd struct {
 	Name     string
 	Blocks   int
+	FSM, VM  int
 	Unlogged bool
+	Cached   []ForkNumber
 }
+
+// RecoveryCmd sets InRecovery: whether the pool belongs to a startup process replaying WAL.
+type RecoveryCmd struct{ On bool }
+
+// DropPolicyCmd sets the drop policy and threshold (0: NBuffers/32).
+type DropPolicyCmd struct {
+	Policy    DropPolicy
+	Threshold uint64
+}
+
+// DropRelCmd runs DropRelationBuffers on some forks of a relation from first blocks.
+type DropRelCmd struct {
+	Rel   string
+	Forks []ForkNumber
+	First []BlockNumber
+}
+
+// DropAllCmd runs DropRelationsAllBuffers on the relations.
+type DropAllCmd struct{ Rels []string }
 
 // ClientsCmd sets the number of workload clients.
 type ClientsCmd struct{ N int }
@@ -85,10 +108,51 @@ func (c DistributionCmd) String() string {
 
 func (c RelationCmd) String() string {
 	s := fmt.Sprintf("relation %s blocks=%d", c.Name, c.Blocks)
+	if c.FSM > 0 {
+		s += fmt.Sprintf(" fsm=%d", c.FSM)
+	}
+	if c.VM > 0 {
+		s += fmt.Sprintf(" vm=%d", c.VM)
+	}
 	if c.Unlogged {
 		s += " unlogged"
 	}
+	if len(c.Cached) > 0 {
+		s += " cached=" + joinForks(c.Cached)
+	}
 	return s
+}
+
+func (c RecoveryCmd) String() string {
+	if c.On {
+		return "recovery on"
+	}
+	return "recovery off"
+}
+
+func (c DropPolicyCmd) String() string {
+	if c.Threshold > 0 {
+		return fmt.Sprintf("droppolicy %s threshold=%d", c.Policy, c.Threshold)
+	}
+	return "droppolicy " + c.Policy.String()
+}
+
+func (c DropRelCmd) String() string {
+	first := make([]string, len(c.First))
+	for i, b := range c.First {
+		first[i] = strconv.FormatUint(uint64(b), 10)
+	}
+	return fmt.Sprintf("droprel rel=%s forks=%s first=%s", c.Rel, joinForks(c.Forks), strings.Join(first, ","))
+}
+
+func (c DropAllCmd) String() string { return "dropall rels=" + strings.Join(c.Rels, ",") }
+
+func joinForks(fs []ForkNumber) string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.String()
+	}
+	return strings.Join(names, ",")
 }
 
 // String formats the page as "b=1 rel=a blk=3", with "fork=fsm" when not the main fork.
@@ -210,7 +274,57 @@ func (BgWriterCmd) apply(s *Sim) error {
 	return nil
 }
 
-func (c RelationCmd) apply(s *Sim) error { return s.createRelation(c.Name, c.Blocks, c.Unlogged) }
+func (c RelationCmd) apply(s *Sim) error {
+	if c.FSM < 0 || c.VM < 0 || c.FSM > 1<<30 || c.VM > 1<<30 {
+		return fmt.Errorf("relation %q: fork sizes must be between 0 and 2^30", c.Name)
+	}
+	if err := s.createRelation(c.Name, c.Blocks, c.Unlogged); err != nil {
+		return err
+	}
+	r := s.Pool.cat.rels[len(s.Pool.cat.rels)-1]
+	r.NBlocks[FSMForkNum], r.NBlocks[VisibilityMapForkNum] = BlockNumber(c.FSM), BlockNumber(c.VM)
+	for _, f := range c.Cached {
+		r.SizeCached[f] = true
+	}
+	return nil
+}
+
+func (c RecoveryCmd) apply(s *Sim) error {
+	s.Pool.InRecovery = c.On
+	return nil
+}
+
+func (c DropPolicyCmd) apply(s *Sim) error {
+	s.Pool.Drop = DropSettings{Policy: c.Policy, Threshold: c.Threshold}
+	return nil
+}
+
+func (c DropRelCmd) apply(s *Sim) error {
+	ri := s.Pool.cat.byName(c.Rel)
+	if ri < 0 {
+		return fmt.Errorf("relation %q does not exist", c.Rel)
+	}
+	if len(c.Forks) != len(c.First) || len(c.Forks) == 0 {
+		return fmt.Errorf("droprel needs as many first blocks as forks")
+	}
+	res, err := s.Pool.DropRelationBuffers(s.Pool.cat.rels[ri], c.Forks, c.First)
+	s.lastDrop = res
+	return err
+}
+
+func (c DropAllCmd) apply(s *Sim) error {
+	var rels []*Relation
+	for _, name := range c.Rels {
+		ri := s.Pool.cat.byName(name)
+		if ri < 0 {
+			return fmt.Errorf("relation %q does not exist", name)
+		}
+		rels = append(rels, s.Pool.cat.rels[ri])
+	}
+	res, err := s.Pool.DropRelationsAllBuffers(rels)
+	s.lastDrop = res
+	return err
+}
 
 func (c ClientsCmd) apply(s *Sim) error {
 	w := s.work
@@ -297,14 +411,27 @@ func ParseCommand(line string) (Command, error) {
 		for _, a := range args[1:] {
 			k, v, _ := strings.Cut(a, "=")
 			switch k {
-			case "blocks":
+			case "blocks", "fsm", "vm":
 				n, err := strconv.Atoi(v)
 				if err != nil {
-					return nil, fmt.Errorf("relation: blocks %q is not a number", v)
+					return nil, fmt.Errorf("relation: %s %q is not a number", k, v)
 				}
-				c.Blocks = n
+				switch k {
+				case "blocks":
+					c.Blocks = n
+				case "fsm":
+					c.FSM = n
+				default:
+					c.VM = n
+				}
 			case "unlogged":
 				c.Unlogged = true
+			case "cached":
+				fs, err := parseForks(v)
+				if err != nil {
+					return nil, fmt.Errorf("relation: %w", err)
+				}
+				c.Cached = fs
 			default:
 				return nil, fmt.Errorf("relation: unknown argument %q", a)
 			}
@@ -340,8 +467,74 @@ func ParseCommand(line string) (Command, error) {
 			c.S = x
 		}
 		return c, nil
+	case "recovery":
+		if len(args) != 1 || (args[0] != "on" && args[0] != "off") {
+			return nil, fmt.Errorf("recovery takes on or off")
+		}
+		return RecoveryCmd{On: args[0] == "on"}, nil
+	case "droppolicy":
+		if len(args) == 0 || len(args) > 2 {
+			return nil, fmt.Errorf("droppolicy takes pg13, pg14 or lookup and an optional threshold=N")
+		}
+		pol, err := ParseDropPolicy(args[0])
+		if err != nil {
+			return nil, err
+		}
+		c := DropPolicyCmd{Policy: pol}
+		if len(args) == 2 {
+			k, v, _ := strings.Cut(args[1], "=")
+			n, err := strconv.ParseUint(v, 10, 64)
+			if k != "threshold" || err != nil {
+				return nil, fmt.Errorf("droppolicy: %q is not threshold=N", args[1])
+			}
+			c.Threshold = n
+		}
+		return c, nil
+	case "droprel":
+		var c DropRelCmd
+		for _, a := range args {
+			k, v, _ := strings.Cut(a, "=")
+			switch k {
+			case "rel":
+				c.Rel = v
+			case "forks":
+				fs, err := parseForks(v)
+				if err != nil {
+					return nil, fmt.Errorf("droprel: %w", err)
+				}
+				c.Forks = fs
+			case "first":
+				for _, f := range strings.Split(v, ",") {
+					n, err := strconv.ParseUint(f, 10, 32)
+					if err != nil {
+						return nil, fmt.Errorf("droprel: first block %q is not a block number", f)
+					}
+					c.First = append(c.First, BlockNumber(n))
+				}
+			default:
+				return nil, fmt.Errorf("droprel: unknown argument %q", a)
+			}
+		}
+		return c, nil
+	case "dropall":
+		if len(args) != 1 || !strings.HasPrefix(args[0], "rels=") {
+			return nil, fmt.Errorf("dropall takes rels=a,b,...")
+		}
+		return DropAllCmd{Rels: strings.Split(strings.TrimPrefix(args[0], "rels="), ",")}, nil
 	}
 	return nil, fmt.Errorf("unknown command %q", verb)
+}
+
+func parseForks(s string) ([]ForkNumber, error) {
+	var fs []ForkNumber
+	for _, name := range strings.Split(s, ",") {
+		f, err := parseFork(name)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, f)
+	}
+	return fs, nil
 }
 
 func parsePage(args []string) (PageCmd, error) {

@@ -23,6 +23,15 @@ type CostModel struct {
 	WALFlush Duration
 	// WALInsert is inserting one WAL record (assumed 1 µs).
 	WALInsert Duration
+	// LocatorCompare is one more RelFileLocator comparison when a full scan checks a buffer
+	// against several relations (assumed 1 ns).
+	LocatorCompare Duration
+	// ReplayRecord is decoding and redoing one WAL record in the startup process, beyond the
+	// buffer accesses the redo makes (assumed 2 µs).
+	ReplayRecord Duration
+	// FileOp is one file-system call on a relation's file: create, truncate or unlink
+	// (assumed 20 µs).
+	FileOp Duration
 }
 
 // DefaultCostModel returns the default constants described on CostModel.
@@ -35,6 +44,9 @@ func DefaultCostModel() CostModel {
 		Write:           10 * Microsecond,
 		WALFlush:        1 * Millisecond,
 		WALInsert:       1 * Microsecond,
+		LocatorCompare:  1 * Nanosecond,
+		ReplayRecord:    2 * Microsecond,
+		FileOp:          20 * Microsecond,
 	}
 }
 
@@ -53,5 +65,8 @@ func (c CostModel) withDefaults() CostModel {
 	fill(&c.Write, d.Write)
 	fill(&c.WALFlush, d.WALFlush)
 	fill(&c.WALInsert, d.WALInsert)
+	fill(&c.LocatorCompare, d.LocatorCompare)
+	fill(&c.ReplayRecord, d.ReplayRecord)
+	fill(&c.FileOp, d.FileOp)
 	return c
 }

@@ -38,6 +38,11 @@ type Pool struct {
 	Cost     CostModel
 	WAL      WAL
 	Stats    Stats
+	// InRecovery mirrors InRecovery: the pool belongs to the startup process replaying WAL,
+	// the only place smgrnblocks_cached answers.
+	InRecovery bool
+	// Drop holds the settings of DropRelationBuffers and DropRelationsAllBuffers.
+	Drop DropSettings
 
 	desc       []BufferDesc
 	table      *bufTable

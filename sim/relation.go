@@ -12,8 +12,15 @@ type Relation struct {
 	Permanent bool
 	// NBlocks is the size of each fork in blocks (smgrnblocks).
 	NBlocks [MaxForkNum + 1]BlockNumber
-	diskLSN [MaxForkNum + 1][]LSN
+	// SizeCached mirrors smgr_cached_nblocks being valid for each fork: set once the
+	// startup process has asked for the fork's size (smgrnblocks, smgrextend, smgrtruncate)
+	// during recovery. smgrnblocks_cached uses it only while InRecovery.
+	SizeCached [MaxForkNum + 1]bool
+	diskLSN    [MaxForkNum + 1][]LSN
 }
+
+// exists mirrors smgrexists: the main fork always exists, the others once they have blocks.
+func (r *Relation) exists(f ForkNumber) bool { return f == MainForkNum || r.NBlocks[f] > 0 }
 
 // Default OIDs of the simulated cluster: pg_default, the first user database, and the first
 // relfilenumber a new cluster hands out (FirstNormalObjectId).

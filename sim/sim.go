@@ -33,6 +33,7 @@ type Sim struct {
 	weights  []int // cumulative access weights of the workload's relations
 	relIndex []int // catalog index of each workload relation
 	allocs   uint64
+	lastDrop DropResult
 	log      []Command
 }
 
@@ -96,6 +97,9 @@ func (s *Sim) Stats() Stats { return s.Pool.Stats }
 
 // Events returns what happened during the last command. The slice is reused by the next one.
 func (s *Sim) Events() []Event { return s.Pool.events }
+
+// LastDrop returns what the last drop command did.
+func (s *Sim) LastDrop() DropResult { return s.lastDrop }
 
 // Log returns the commands applied so far, in order.
 func (s *Sim) Log() []Command { return s.log }

@@ -120,7 +120,7 @@ func (s *Sim) Describe() string {
 		fmt.Fprintf(&b, "%3d %s usage=%d pins=%d %s lsn=%s\n", id, s.TagName(d.Tag), d.State.UsageCount(), d.State.RefCount(), d.State.FlagString(), d.LSN)
 	}
 	if p.Version.HasFreelist() {
-		fmt.Fprintf(&b, "freelist %v\n", p.Freelist())
+		fmt.Fprintf(&b, "freelist [%s]\n", formatRuns(p.Freelist()))
 	}
 	for id := range p.desc {
 		if who := s.PinnedBy(id); len(who) > 0 {
@@ -144,4 +144,22 @@ func (s *Sim) DescribeEvents() string {
 		}
 	}
 	return b.String()
+}
+
+// formatRuns writes ids with runs of consecutive ascending ids as ranges: "4 0-3 9".
+func formatRuns(ids []int) string {
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", ids[i], ids[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(ids[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, " ")
 }

@@ -116,11 +116,17 @@ func transcriptCommand(t *testing.T, s *Sim, line string) (*Sim, string) {
 	if c.String() != line {
 		t.Errorf("ParseCommand(%q).String() = %q: the text form does not round-trip", line, c.String())
 	}
-	if err := s.Apply(c); err != nil {
-		return s, "error: " + err.Error()
+	err = s.Apply(c)
+	var out string
+	switch c.(type) {
+	case DropRelCmd, DropAllCmd:
+		out = s.LastDrop().String() + "\n"
 	}
-	if ev := s.DescribeEvents(); ev != "" {
-		return s, ev
+	if err != nil {
+		return s, out + "error: " + err.Error()
+	}
+	if out += s.DescribeEvents(); out != "" {
+		return s, out
 	}
 	return s, "ok"
 }

@@ -1,0 +1,404 @@
+package sim
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+)
+
+// RelsBsearchThreshold mirrors RELS_BSEARCH_THRESHOLD in bufmgr.c: above this many relations
+// a full scan sorts them once and binary-searches each buffer's relation.
+const RelsBsearchThreshold = 20
+
+// DropPolicy decides how dropping a relation's buffers finds them. The zero value is
+// PostgreSQL 14's rule.
+type DropPolicy uint8
+
+// The drop policies.
+const (
+	// DropPG14 looks the blocks up when every size is cached and the total is below
+	// BUF_DROP_FULL_SCAN_THRESHOLD, and scans the pool otherwise (commits d6ad34f341 and
+	// bea449c635, PostgreSQL 14).
+	DropPG14 DropPolicy = iota
+	// DropPG13 always scans the whole pool, as PostgreSQL 13 and earlier do.
+	DropPG13
+	// DropLookup always looks the blocks up when every size is cached, whatever their number:
+	// the patch forced on for the published threshold test.
+	DropLookup
+)
+
+var dropPolicyNames = [...]string{"pg14", "pg13", "lookup"}
+
+// String returns "pg14", "pg13" or "lookup".
+func (d DropPolicy) String() string {
+	if int(d) < len(dropPolicyNames) {
+		return dropPolicyNames[d]
+	}
+	return fmt.Sprintf("policy%d", uint8(d))
+}
+
+// ParseDropPolicy parses "pg13", "pg14" or "lookup".
+func ParseDropPolicy(s string) (DropPolicy, error) {
+	for i, n := range dropPolicyNames {
+		if s == n {
+			return DropPolicy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("drop policy %q is not pg13, pg14 or lookup", s)
+}
+
+// DropPath says how a drop found the buffers. The zero value means nothing was dropped yet.
+type DropPath uint8
+
+// The two ways to find a relation's buffers.
+const (
+	PathNone   DropPath = iota
+	PathScan            // every descriptor's tag checked
+	PathLookup          // one mapping-table lookup per block (FindAndDropRelationBuffers)
+)
+
+var dropPathNames = [...]string{"none", "scan", "lookup"}
+
+// String returns "none", "scan" or "lookup".
+func (d DropPath) String() string {
+	if int(d) < len(dropPathNames) {
+		return dropPathNames[d]
+	}
+	return fmt.Sprintf("path%d", uint8(d))
+}
+
+// DropSettings are the pool's settings for dropping buffers.
+type DropSettings struct {
+	Policy DropPolicy
+	// Threshold overrides BUF_DROP_FULL_SCAN_THRESHOLD in blocks; zero means NBuffers/32.
+	Threshold uint64
+}
+
+// BufDropFullScanThreshold mirrors BUF_DROP_FULL_SCAN_THRESHOLD: (uint64) NBuffers/32 unless
+// the settings give another value.
+func (p *Pool) BufDropFullScanThreshold() uint64 {
+	if p.Drop.Threshold > 0 {
+		return p.Drop.Threshold
+	}
+	return uint64(p.NBuffers / 32)
+}
+
+// smgrnblocksCached mirrors smgrnblocks_cached: a fork's size when it is cached and the
+// process is in recovery, and InvalidBlockNumber otherwise — always, on a primary.
+func (p *Pool) smgrnblocksCached(r *Relation, f ForkNumber) BlockNumber {
+	if p.InRecovery && r.SizeCached[f] {
+		return r.NBlocks[f]
+	}
+	return InvalidBlockNumber
+}
+
+// DropResult is what one drop did.
+type DropResult struct {
+	Path DropPath
+	// Blocks is nBlocksToInvalidate, the total the path choice compared with the threshold;
+	// it is meaningful only when SizesCached.
+	Blocks      uint64
+	SizesCached bool
+	// DescriptorsChecked counts descriptors a scan visited; Lookups counts mapping-table
+	// lookups; Invalidated counts buffers dropped.
+	DescriptorsChecked uint64
+	Lookups            uint64
+	Invalidated        uint64
+	// Bsearch reports that a scan over many relations sorted them and binary-searched.
+	Bsearch bool
+	Time    Duration
+}
+
+// String summarises the result on one line, as transcripts print it.
+func (r DropResult) String() string {
+	s := fmt.Sprintf("path=%s", r.Path)
+	if r.Path == PathScan && r.Bsearch {
+		s += " bsearch"
+	}
+	if r.SizesCached {
+		s += fmt.Sprintf(" blocks=%d", r.Blocks)
+	} else {
+		s += " blocks=uncached"
+	}
+	return s + fmt.Sprintf(" checked=%d lookups=%d invalidated=%d time=%v", r.DescriptorsChecked, r.Lookups, r.Invalidated, r.Time)
+}
+
+// dropFork is one fork's range of blocks for the lookup path.
+type dropFork struct {
+	loc          RelFileLocator
+	fork         ForkNumber
+	first, limit BlockNumber
+}
+
+// dropOp is a drop in progress, advanced a few units at a time so a renderer can follow the
+// scan cursor or the lookups; the synchronous Drop functions run it to the end.
+type dropOp struct {
+	res DropResult
+	// scan
+	locs    []RelFileLocator // sorted when bsearch
+	bsearch bool
+	forks   []ForkNumber  // DropRelationBuffers: forks to drop, nil for all forks
+	firsts  []BlockNumber // and their first blocks
+	next    int           // next descriptor to check
+	// lookup
+	targets []dropFork
+	ti      int
+	blk     BlockNumber
+	// waiting is the buffer the op has found but cannot invalidate while it is pinned, or -1.
+	waiting int
+}
+
+// done reports whether the op has checked every descriptor or looked up every block.
+func (o *dropOp) done(p *Pool) bool {
+	if o.waiting >= 0 {
+		return false
+	}
+	if o.res.Path == PathScan {
+		return o.next >= p.NBuffers
+	}
+	return o.ti >= len(o.targets)
+}
+
+// ErrBufferPinned reports that a drop met a pinned buffer of the relation. PostgreSQL's
+// caller holds AccessExclusiveLock, so only an I/O can pin it, and InvalidateBuffer waits for
+// that; a drop here stops and can be resumed once the pin is gone.
+type ErrBufferPinned struct{ Buffer int }
+
+func (e ErrBufferPinned) Error() string {
+	return fmt.Sprintf("buffer %d is pinned: InvalidateBuffer waits for the pin to go", e.Buffer)
+}
+
+// DropRelationBuffers mirrors DropRelationBuffers in bufmgr.c: remove from the pool every
+// page of rel's forks at or after the fork's first block, without writing dirty pages. The
+// lookup path is taken only if every fork's size is cached (in recovery) and the total of
+// blocks to drop is below BUF_DROP_FULL_SCAN_THRESHOLD; otherwise every descriptor is checked.
+func (p *Pool) DropRelationBuffers(rel *Relation, forks []ForkNumber, firstDelBlock []BlockNumber) (DropResult, error) {
+	op := p.startDropRelationBuffers(rel, forks, firstDelBlock)
+	return p.runDrop(op)
+}
+
+// DropRelationsAllBuffers mirrors DropRelationsAllBuffers in bufmgr.c: remove every page of
+// every fork of the relations. A fork without a cached size is skipped if it does not exist
+// and forces a full scan if it does; the lookup path needs the total over all relations and
+// forks to be below the threshold.
+func (p *Pool) DropRelationsAllBuffers(rels []*Relation) (DropResult, error) {
+	op := p.startDropRelationsAllBuffers(rels)
+	return p.runDrop(op)
+}
+
+func (p *Pool) runDrop(op *dropOp) (DropResult, error) {
+	start := p.elapsed
+	for !op.done(p) {
+		if !p.advanceDrop(op, 1<<30) {
+			op.res.Time = p.elapsed - start
+			return op.res, ErrBufferPinned{Buffer: op.waiting}
+		}
+	}
+	op.res.Time = p.elapsed - start
+	return op.res, nil
+}
+
+// choosePath applies the policy to a drop whose sizes are cached (or not) and whose total
+// of blocks is blocks.
+func (p *Pool) choosePath(cached bool, blocks uint64) DropPath {
+	switch {
+	case !cached || p.Drop.Policy == DropPG13:
+		return PathScan
+	case p.Drop.Policy == DropLookup || blocks < p.BufDropFullScanThreshold():
+		return PathLookup
+	}
+	return PathScan
+}
+
+func (p *Pool) startDropRelationBuffers(rel *Relation, forks []ForkNumber, firstDelBlock []BlockNumber) *dropOp {
+	op := &dropOp{locs: []RelFileLocator{rel.Locator}, forks: forks, firsts: firstDelBlock, waiting: -1}
+	cached := true
+	var blocks uint64
+	nForkBlock := make([]BlockNumber, len(forks))
+	for i, f := range forks {
+		nForkBlock[i] = p.smgrnblocksCached(rel, f)
+		if nForkBlock[i] == InvalidBlockNumber {
+			cached = false
+			break
+		}
+		if nForkBlock[i] > firstDelBlock[i] {
+			blocks += uint64(nForkBlock[i] - firstDelBlock[i])
+		}
+	}
+	op.res.SizesCached, op.res.Blocks = cached, blocks
+	op.res.Path = p.choosePath(cached, blocks)
+	if op.res.Path == PathLookup {
+		for i, f := range forks {
+			op.targets = append(op.targets, dropFork{loc: rel.Locator, fork: f, first: firstDelBlock[i], limit: nForkBlock[i]})
+		}
+		op.startLookups()
+	}
+	return op
+}
+
+func (p *Pool) startDropRelationsAllBuffers(rels []*Relation) *dropOp {
+	op := &dropOp{waiting: -1}
+	cached := true
+	var blocks uint64
+	var targets []dropFork
+	for _, r := range rels {
+		for f := MainForkNum; f <= MaxForkNum && cached; f++ {
+			n := p.smgrnblocksCached(r, f)
+			if n == InvalidBlockNumber {
+				if !r.exists(f) {
+					continue
+				}
+				cached = false
+				break
+			}
+			blocks += uint64(n)
+			targets = append(targets, dropFork{loc: r.Locator, fork: f, limit: n})
+		}
+		op.locs = append(op.locs, r.Locator)
+	}
+	op.res.SizesCached, op.res.Blocks = cached, blocks
+	op.res.Path = p.choosePath(cached, blocks)
+	if op.res.Path == PathLookup {
+		op.targets = targets
+		op.startLookups()
+		return op
+	}
+	if op.bsearch = len(op.locs) > RelsBsearchThreshold; op.bsearch {
+		op.res.Bsearch = true
+		slices.SortFunc(op.locs, compareLocators)
+		n := len(op.locs)
+		p.charge(Duration(n*bits.Len(uint(n))) * p.Cost.LocatorCompare) // qsort, once
+	}
+	return op
+}
+
+// startLookups positions a lookup op at its first non-empty range.
+func (o *dropOp) startLookups() {
+	for o.ti < len(o.targets) && o.targets[o.ti].first >= o.targets[o.ti].limit {
+		o.ti++
+	}
+	if o.ti < len(o.targets) {
+		o.blk = o.targets[o.ti].first
+	}
+}
+
+// compareLocators mirrors rlocator_comparator: by relfilenumber, then database, then
+// tablespace.
+func compareLocators(a, b RelFileLocator) int {
+	switch {
+	case a.RelNumber != b.RelNumber:
+		return cmpOid(a.RelNumber, b.RelNumber)
+	case a.DbOid != b.DbOid:
+		return cmpOid(a.DbOid, b.DbOid)
+	}
+	return cmpOid(a.SpcOid, b.SpcOid)
+}
+
+func cmpOid(a, b Oid) int {
+	if a < b {
+		return -1
+	}
+	if a > b {
+		return 1
+	}
+	return 0
+}
+
+// advanceDrop performs up to units descriptor checks or lookups. It returns false when it
+// stopped at a pinned buffer (op.waiting), true otherwise.
+func (p *Pool) advanceDrop(o *dropOp, units int) bool {
+	if o.waiting >= 0 {
+		if !p.finishInvalidate(o, o.waiting) {
+			return false
+		}
+		o.stepPast()
+	}
+	if o.res.Path == PathLookup {
+		return p.advanceLookups(o, units)
+	}
+	for ; units > 0 && o.next < p.NBuffers; units-- {
+		id := o.next
+		d := &p.desc[id]
+		// The unlocked precheck of the relation, against one locator or the list.
+		p.Stats.DescriptorsChecked++
+		o.res.DescriptorsChecked++
+		p.charge(p.Cost.DescriptorCheck)
+		match := false
+		switch {
+		case o.bsearch:
+			_, match = slices.BinarySearchFunc(o.locs, d.Tag.Locator, compareLocators)
+			p.charge(Duration(bits.Len(uint(len(o.locs)))) * p.Cost.LocatorCompare)
+		default:
+			for j, l := range o.locs {
+				if j > 0 {
+					p.charge(p.Cost.LocatorCompare)
+				}
+				if d.Tag.Locator == l {
+					match = true
+					break
+				}
+			}
+		}
+		if match && o.forks != nil {
+			match = false
+			for j, f := range o.forks {
+				if d.Tag.Fork == f && d.Tag.Block >= o.firsts[j] {
+					match = true
+					break
+				}
+			}
+		}
+		if match && !p.finishInvalidate(o, id) {
+			return false
+		}
+		o.next++
+	}
+	return true
+}
+
+// finishInvalidate invalidates buffer id for the op, or records that the op waits for it
+// and returns false while it is pinned.
+func (p *Pool) finishInvalidate(o *dropOp, id int) bool {
+	if p.desc[id].State.RefCount() != 0 {
+		o.waiting = id
+		return false
+	}
+	o.waiting = -1
+	p.invalidateBuffer(id)
+	p.charge(p.Cost.Lookup) // BufTableDelete under the exclusive partition lock
+	o.res.Invalidated++
+	return true
+}
+
+// stepPast moves the op beyond the buffer or block it waited on.
+func (o *dropOp) stepPast() {
+	if o.res.Path == PathScan {
+		o.next++
+		return
+	}
+	if o.blk++; o.blk >= o.targets[o.ti].limit {
+		o.ti++
+		o.startLookups()
+	}
+}
+
+// advanceLookups mirrors FindAndDropRelationBuffers: for every block of each fork, a lookup
+// under the shared partition lock, then a recheck of the tag and InvalidateBuffer.
+func (p *Pool) advanceLookups(o *dropOp, units int) bool {
+	for ; units > 0 && o.ti < len(o.targets); units-- {
+		t := &o.targets[o.ti]
+		tag := BufferTag{Locator: t.loc, Fork: t.fork, Block: o.blk}
+		hash := BufTableHashCode(tag)
+		p.lockPartition(hash)
+		p.Stats.Lookups++
+		o.res.Lookups++
+		p.charge(p.Cost.Lookup)
+		// The recheck under the header lock: the tag cannot have changed here, as no other
+		// process runs during a step.
+		if id := p.table.lookup(tag, hash); id >= 0 && p.desc[id].Tag == tag && !p.finishInvalidate(o, id) {
+			return false
+		}
+		o.stepPast()
+	}
+	return true
+}
