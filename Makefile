@@ -1,0 +1,83 @@
+# The script runner: every task of the project is a target here.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.NOTPARALLEL:
+
+# WASM_ENV runs go commands as GOOS=js GOARCH=wasm, with go_js_wasm_exec (node) on PATH.
+WASM_ENV = PATH="$$PATH:$$(go env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm
+# GUARD_IMPORTS prints "P imports Q" for every import of every non-standard package.
+GUARD_IMPORTS = {{if not .Standard}}{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} imports {{.}}{{"\n"}}{{end}}{{end}}
+BENCH = go test -run '^$$' -bench . -benchmem ./sim/...
+
+.PHONY: serve dist test fmt vet guard unit wasmtest chromium browser bench clean
+
+# serve builds the site and serves it on http://127.0.0.1:8080/ with Netlify's headers; needs only Go.
+serve:
+	go run ./build serve -addr 127.0.0.1:8080
+
+# dist writes the deployable site to dist/; Netlify runs it (netlify.toml).
+dist:
+	go run ./build dist
+
+# test is what CI runs (.ci/run): every check, cheapest first.
+test: fmt vet guard unit wasmtest chromium browser
+
+# fmt fails on files gofmt would change, so diffs stay about behaviour.
+fmt:
+	@files="$$(gofmt -l .)"; \
+	if [ -n "$$files" ]; then echo "fmt: run gofmt -w on:"; echo "$$files"; exit 1; fi
+
+# vet checks the native packages, then the js-only ones (wasm/, *_js.go) under GOOS=js.
+vet:
+	go vet ./...
+	GOOS=js GOARCH=wasm go vet ./...
+
+# guard keeps sim pure Go: it must build and test natively and under node, without a browser.
+# Under GOOS=js the standard library itself uses syscall/js, so it lists the imports of non-standard
+# packages (tests included) that lead into ebiten or syscall/js from outside ebiten.
+guard:
+	@imports="$$(GOOS=js GOARCH=wasm go list -deps -test -f '$(GUARD_IMPORTS)' ./sim/...)"; \
+	bad="$$(grep -E ' imports .*(ebiten|syscall/js)' <<<"$$imports" | grep -vE '^[^ ]*ebiten' || true)"; \
+	if [ -n "$$bad" ]; then \
+		echo "guard: sim must not reach ebiten or syscall/js:"; echo "$$bad" | sed 's/^/  /'; \
+		echo "sim is the pure-Go simulation core: without ebiten and syscall/js its tests run natively"; \
+		echo "and as wasm under node. Put drawing and JS glue in wasm/."; \
+		exit 1; \
+	fi
+
+# unit runs every Go test natively; browser tests skip themselves unless BUFFERSCOPE_BROWSER_TESTS=1.
+unit:
+	go test ./...
+
+# wasmtest runs sim's tests as WebAssembly under node, the way the page runs sim.
+wasmtest:
+	$(WASM_ENV) go test ./sim/...
+
+# chromium installs the browser the e2e tests drive (/usr/bin/chromium) when it is missing.
+chromium:
+	@if command -v chromium >/dev/null; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "chromium: installing Debian's chromium package for the browser tests"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -q && apt-get install -y -q chromium; \
+	else \
+		echo "chromium: the browser tests need Chromium at /usr/bin/chromium."; \
+		echo "Install it as root, e.g. 'sudo apt-get install -y chromium' on Debian, then run make test again."; \
+		exit 1; \
+	fi
+
+# browser runs the e2e tests: the built site in headless Chromium, under the production headers.
+browser: chromium
+	BUFFERSCOPE_BROWSER_TESTS=1 go test -count=1 ./e2e/...
+
+# bench measures sim natively and as wasm under node, and writes docs/benchmarks.md.
+bench:
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	echo "native:"; $(BENCH) | tee "$$tmp/native.txt"; \
+	echo "wasm (node):"; $(WASM_ENV) $(BENCH) | tee "$$tmp/wasm.txt"; \
+	go run ./build bench-report -native "$$tmp/native.txt" -wasm "$$tmp/wasm.txt" -out docs/benchmarks.md
+
+# clean removes what dist writes.
+clean:
+	rm -rf dist

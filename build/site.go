@@ -1,0 +1,269 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/tdewolff/minify/v2"
+	"github.com/tdewolff/minify/v2/css"
+	"github.com/tdewolff/minify/v2/html"
+)
+
+// site is the source of the site as dist reads it: the pages (*.html) and
+// stylesheets (*.css) at the top of the directory, the scripts under js/ that
+// esbuild bundles, and every other file, copied unchanged.
+type site struct {
+	dir    string
+	pages  []*asset
+	styles []*asset
+	static []*asset
+	files  map[string]bool // every file, slash path relative to dir
+}
+
+// loadSite reads the site directory. Dot files are ignored.
+func loadSite(dir string) (*site, error) {
+	s := &site{dir: dir, files: map[string]bool{}}
+	err := filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, name)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel != "." && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		s.files[rel] = true
+		if strings.HasPrefix(rel, "js/") {
+			return nil // bundled by esbuild from the pages' entry points
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		a := &asset{path: rel, data: data}
+		switch {
+		case !strings.Contains(rel, "/") && path.Ext(rel) == ".html":
+			s.pages = append(s.pages, a)
+		case !strings.Contains(rel, "/") && path.Ext(rel) == ".css":
+			s.styles = append(s.styles, a)
+		default:
+			s.static = append(s.static, a)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the site: %w", err)
+	}
+	if len(s.pages) == 0 {
+		return nil, fmt.Errorf("reading the site: %s has no *.html pages", dir)
+	}
+	return s, nil
+}
+
+// hashedName returns base.<first 8 hex digits of the SHA-256 of data>ext.
+func hashedName(base, ext string, data []byte) string {
+	sum := sha256.Sum256(data)
+	return fmt.Sprintf("%s.%x%s", base, sum[:4], ext)
+}
+
+var (
+	scriptEntry = regexp.MustCompile(`<script\b[^>]*?\bsrc="js/([^"/]+)\.js"`)
+	attrRef     = regexp.MustCompile(`\b(src|href)="([^"]*)"`)
+	cssURL      = regexp.MustCompile(`url\(\s*(['"]?)([^'")\s]*)['"]?\s*\)`)
+)
+
+// build turns the site, the compiled wasm and Go's wasm_exec.js into the
+// files of dist: hashed assets under assets/, pages with their references
+// rewritten to them, and the static files.
+func (s *site) build(wasm, wasmExec []byte) ([]*asset, error) {
+	m := minify.New()
+	m.AddFunc("text/css", css.Minify)
+	m.Add("text/html", &html.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true})
+
+	wasmAsset := hashedAsset(wasmDir, "bufferscope.wasm", wasm)
+	execAsset := hashedAsset(assetDir, "wasm_exec.js", wasmExec)
+	// refs maps each reference a page may make to a source to the built file.
+	refs := map[string]string{"wasm_exec.js": execAsset.path}
+	styles, err := s.buildStyles(m, refs)
+	if err != nil {
+		return nil, err
+	}
+	scripts, err := s.buildScripts(wasmAsset.path, refs)
+	if err != nil {
+		return nil, err
+	}
+	var pages []*asset
+	for _, p := range s.pages {
+		min, err := m.Bytes("text/html", rewriteRefs(p.data, refs))
+		if err != nil {
+			return nil, fmt.Errorf("minifying %s: %w", p.path, err)
+		}
+		pages = append(pages, &asset{path: p.path, data: min})
+	}
+	out := slices.Concat([]*asset{wasmAsset, execAsset}, styles, scripts, pages, s.static)
+
+	built := map[string]bool{}
+	for _, a := range out {
+		built[a.path] = true
+	}
+	var problems []string
+	for _, p := range pages {
+		problems = append(problems, checkRefs(p.path, p.data, built, s.dir)...)
+	}
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "\n"))
+	}
+	return out, nil
+}
+
+// hashedAsset returns data as dir/<base>.<hash><ext>, for the file name base+ext.
+func hashedAsset(dir, name string, data []byte) *asset {
+	ext := path.Ext(name)
+	return &asset{path: dir + "/" + hashedName(strings.TrimSuffix(name, ext), ext, data), data: data}
+}
+
+// buildStyles minifies every stylesheet and adds it to refs.
+func (s *site) buildStyles(m *minify.M, refs map[string]string) ([]*asset, error) {
+	var out []*asset
+	for _, st := range s.styles {
+		rebased, err := rebaseCSS(st.path, st.data, s.files)
+		if err != nil {
+			return nil, err
+		}
+		min, err := m.Bytes("text/css", rebased)
+		if err != nil {
+			return nil, fmt.Errorf("minifying %s: %w", st.path, err)
+		}
+		a := hashedAsset(assetDir, st.path, min)
+		refs[st.path] = a.path
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// buildScripts bundles every js/<name>.js that a page loads with a script tag
+// and adds it to refs.
+func (s *site) buildScripts(wasmURL string, refs map[string]string) ([]*asset, error) {
+	var entries, missing []string
+	for _, p := range s.pages {
+		for _, sm := range scriptEntry.FindAllSubmatch(p.data, -1) {
+			name := string(sm[1])
+			if !s.files["js/"+name+".js"] {
+				missing = append(missing, fmt.Sprintf("%s loads js/%s.js, but %s does not exist", p.path, name, filepath.Join(s.dir, "js", name+".js")))
+			} else if !slices.Contains(entries, name) {
+				entries = append(entries, name)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return nil, errors.New(strings.Join(missing, "\n"))
+	}
+	bundles, err := bundleScripts(s.dir, entries, wasmURL)
+	if err != nil {
+		return nil, err
+	}
+	var out []*asset
+	for _, name := range entries {
+		a := hashedAsset(assetDir, name+".js", bundles[name])
+		refs["js/"+name+".js"] = a.path
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// rewriteRefs replaces every src="X" and href="X" attribute whose X is a key
+// of refs with the value of that key.
+func rewriteRefs(page []byte, refs map[string]string) []byte {
+	return attrRef.ReplaceAllFunc(page, func(m []byte) []byte {
+		sm := attrRef.FindSubmatch(m)
+		to, ok := refs[string(sm[2])]
+		if !ok {
+			return m
+		}
+		return fmt.Appendf(nil, `%s="%s"`, sm[1], to)
+	})
+}
+
+// localPath returns the file a reference from the page or stylesheet at from
+// points to, relative to the site root, and false for references to other
+// sites, data: URLs and fragments.
+func localPath(from, ref string) (string, bool) {
+	u, err := url.Parse(ref)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" {
+		return "", false
+	}
+	p := u.Path
+	if strings.HasPrefix(p, "/") {
+		p = path.Clean(p)[1:]
+	} else {
+		p = path.Join(path.Dir(from), p)
+	}
+	if strings.HasSuffix(u.Path, "/") || p == "." || p == "" {
+		p = path.Join(p, "index.html")
+	}
+	return p, true
+}
+
+// checkRefs returns a message for every local src or href of the built page
+// that names a file the built site does not have.
+func checkRefs(page string, data []byte, built map[string]bool, siteDir string) []string {
+	var problems []string
+	for _, sm := range attrRef.FindAllSubmatch(data, -1) {
+		ref := string(sm[2])
+		if p, ok := localPath(page, ref); ok && !built[p] {
+			problems = append(problems, fmt.Sprintf("%s: %s=%q names a file that is not in %s", page, sm[1], ref, siteDir))
+		}
+	}
+	return problems
+}
+
+// rebaseCSS rewrites the relative url()s of the stylesheet name, which moves
+// from the site root to assets/, so that they point at the same files, and
+// fails on a url() that names no file of the site. Stylesheets are minified
+// one by one, so @import is refused.
+func rebaseCSS(name string, data []byte, files map[string]bool) ([]byte, error) {
+	if bytes.Contains(data, []byte("@import")) {
+		return nil, fmt.Errorf("%s: @import is not supported; link each stylesheet from the page", name)
+	}
+	var problems []string
+	out := cssURL.ReplaceAllFunc(data, func(m []byte) []byte {
+		sm := cssURL.FindSubmatch(m)
+		ref := string(sm[2])
+		p, ok := localPath(name, ref)
+		switch {
+		case !ok:
+			return m
+		case !files[p]:
+			problems = append(problems, fmt.Sprintf("%s: url(%s) names a file that is not in the site", name, ref))
+			return m
+		case strings.HasPrefix(ref, "/"):
+			return m
+		}
+		return fmt.Appendf(nil, "url(%s../%s%s)", sm[1], ref, sm[1])
+	})
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "\n"))
+	}
+	return out, nil
+}

@@ -1,0 +1,58 @@
+//go:build !js
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// wasmBuildFlags are the flags of every wasm build. -trimpath is part of the
+// build cache key, so any other build of ./wasm should use the same flags to
+// share the cache.
+var wasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w -buildid="}
+
+// buildWasm compiles ./wasm for GOOS=js GOARCH=wasm into tmp and returns the
+// module.
+func buildWasm(tmp string) ([]byte, error) {
+	out := filepath.Join(tmp, "bufferscope.wasm")
+	args := append(append([]string{"build"}, wasmBuildFlags...), "-o", out, "./wasm")
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("GOOS=js GOARCH=wasm go %s: %v\n%s", strings.Join(args, " "), err, msg)
+	}
+	return os.ReadFile(out)
+}
+
+// wasmExecJS returns Go's wasm_exec.js, which starts a Go wasm module in the
+// browser, minified and still a classic script.
+func wasmExecJS() ([]byte, error) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOROOT: %v", err)
+	}
+	name := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	result := api.Transform(string(src), api.TransformOptions{
+		Loader:            api.LoaderJS,
+		Sourcefile:        name,
+		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
+		MinifySyntax:      true,
+		Target:            api.ES2020,
+	})
+	if len(result.Errors) > 0 {
+		msgs := api.FormatMessages(result.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
+		return nil, fmt.Errorf("minifying %s:\n%s", name, strings.Join(msgs, ""))
+	}
+	return result.Code, nil
+}
