@@ -171,6 +171,12 @@ func (c StepCmd) apply(s *Sim) error {
 	if c.N < 0 || c.N > MaxStepsPerCommand {
 		return fmt.Errorf("step count %d is not between 0 and %d", c.N, MaxStepsPerCommand)
 	}
+	if s.lab != nil {
+		before := s.lab.units
+		_, err := s.lab.step(s.Pool, c.N)
+		s.Pool.Stats.Steps += s.lab.units - before
+		return err
+	}
 	for range c.N {
 		if err := s.step(); err != nil {
 			return err

@@ -136,6 +136,7 @@ type dropOp struct {
 	res DropResult
 	// scan
 	locs    []RelFileLocator // sorted when bsearch
+	relNums []Oid            // the locators' relfilenumbers, sorted, to find candidates
 	bsearch bool
 	forks   []ForkNumber  // DropRelationBuffers: forks to drop, nil for all forks
 	firsts  []BlockNumber // and their first blocks
@@ -316,19 +317,43 @@ func (p *Pool) advanceDrop(o *dropOp, units int) bool {
 	if o.res.Path == PathLookup {
 		return p.advanceLookups(o, units)
 	}
-	for ; units > 0 && o.next < p.NBuffers; units-- {
-		id := o.next
-		d := &p.desc[id]
-		// The unlocked precheck of the relation, against one locator or the list.
+	if o.relNums == nil {
+		for _, l := range o.locs {
+			o.relNums = append(o.relNums, l.RelNumber)
+		}
+		slices.Sort(o.relNums)
+	}
+	// Descriptors whose relfilenumber matches no relation are passed in bulk through the
+	// packed array; each is charged exactly as the precheck would cost.
+	miss := p.Cost.DescriptorCheck + Duration(max(len(o.locs)-1, 0))*p.Cost.LocatorCompare
+	if o.bsearch {
+		miss = p.Cost.DescriptorCheck + Duration(bits.Len(uint(len(o.locs))))*p.Cost.LocatorCompare
+	}
+	for units > 0 && o.next < p.NBuffers {
+		end := min(p.NBuffers, o.next+units)
+		i := o.nextCandidate(p.relNums, o.next, end)
+		if i > o.next {
+			n := uint64(i - o.next)
+			p.Stats.DescriptorsChecked += n
+			o.res.DescriptorsChecked += n
+			p.charge(Duration(n) * miss)
+			units -= i - o.next
+			o.next = i
+		}
+		if i == end {
+			break
+		}
+		// A candidate: the full precheck against the locators, then the forks and blocks.
+		d := &p.desc[i]
 		p.Stats.DescriptorsChecked++
 		o.res.DescriptorsChecked++
+		units--
 		p.charge(p.Cost.DescriptorCheck)
 		match := false
-		switch {
-		case o.bsearch:
+		if o.bsearch {
 			_, match = slices.BinarySearchFunc(o.locs, d.Tag.Locator, compareLocators)
 			p.charge(Duration(bits.Len(uint(len(o.locs)))) * p.Cost.LocatorCompare)
-		default:
+		} else {
 			for j, l := range o.locs {
 				if j > 0 {
 					p.charge(p.Cost.LocatorCompare)
@@ -348,12 +373,32 @@ func (p *Pool) advanceDrop(o *dropOp, units int) bool {
 				}
 			}
 		}
-		if match && !p.finishInvalidate(o, id) {
+		if match && !p.finishInvalidate(o, i) {
 			return false
 		}
 		o.next++
 	}
 	return true
+}
+
+// nextCandidate returns the first index in [from, to) whose relfilenumber belongs to one of
+// the op's relations, or to.
+func (o *dropOp) nextCandidate(relNums []Oid, from, to int) int {
+	if len(o.relNums) == 1 {
+		target := o.relNums[0]
+		for i := from; i < to; i++ {
+			if relNums[i] == target {
+				return i
+			}
+		}
+		return to
+	}
+	for i := from; i < to; i++ {
+		if _, ok := slices.BinarySearch(o.relNums, relNums[i]); ok {
+			return i
+		}
+	}
+	return to
 }
 
 // finishInvalidate invalidates buffer id for the op, or records that the op waits for it

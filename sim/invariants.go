@@ -28,6 +28,9 @@ func (s *Sim) CheckInvariants() error {
 		if st.RefCount() != pins[id] {
 			return fmt.Errorf("buffer %d: refcount %d but %d backends pin it", id, st.RefCount(), pins[id])
 		}
+		if p.relNums[id] != d.Tag.Locator.RelNumber {
+			return fmt.Errorf("buffer %d: packed relfilenumber %d for tag %s", id, p.relNums[id], d.Tag)
+		}
 		if st.UsageCount() > BMMaxUsageCount {
 			return fmt.Errorf("buffer %d: usage count %d above %d", id, st.UsageCount(), BMMaxUsageCount)
 		}

@@ -16,7 +16,7 @@ type BufferDesc struct {
 	freeNext int32
 	// rel is the catalog index of the tag's relation, or -1: simulation bookkeeping for
 	// drawing, not a PostgreSQL field.
-	rel int16
+	rel int32
 }
 
 // The freelist link values of freelist.c.
@@ -45,6 +45,7 @@ type Pool struct {
 	Drop DropSettings
 
 	desc       []BufferDesc
+	relNums    []Oid // each descriptor's tag's relfilenumber, packed for fast scans
 	table      *bufTable
 	partLocks  [NumBufferPartitions]uint64 // acquisitions of each mapping partition lock
 	firstFree  int32                       // StrategyControl->firstFreeBuffer
@@ -72,6 +73,7 @@ func NewPool(nbuffers int, v Version, cost CostModel) (*Pool, error) {
 		Cost:       cost.withDefaults(),
 		WAL:        WAL{Insert: walStart, Flushed: walStart},
 		desc:       make([]BufferDesc, nbuffers),
+		relNums:    make([]Oid, nbuffers),
 		table:      newBufTable(nbuffers + NumBufferPartitions),
 		firstFree:  0,
 		lastFree:   int32(nbuffers - 1),
@@ -193,8 +195,7 @@ func (p *Pool) bufferAlloc(b *Backend, tag BufferTag, rel int) (int, bool, error
 		panic(fmt.Sprintf("bufferAlloc: tag %v appeared in buffer %d during the miss", tag, other))
 	}
 	d := &p.desc[id]
-	d.Tag = tag
-	d.rel = int16(rel)
+	p.setTag(id, tag, rel)
 	d.State = d.State&BufRefcountMask | BM_TAG_VALID | BufUsagecountOne
 	if p.cat.rels[rel].Permanent || tag.Fork == InitForkNum {
 		d.State |= BM_PERMANENT
@@ -296,11 +297,18 @@ func (p *Pool) getVictimBuffer(b *Backend) (int, error) {
 		p.Stats.Evictions++
 		p.emit(Event{Kind: EvEvict, Backend: int16(b.ID), Buffer: int32(id)})
 	}
-	d.Tag = BufferTag{}
-	d.rel = -1
+	p.setTag(id, BufferTag{}, -1)
 	d.LSN = 0
 	d.State &= BufRefcountMask
 	return id, nil
+}
+
+// setTag gives buffer id a new tag (the zero tag to clear it) and the catalog index of its
+// relation.
+func (p *Pool) setTag(id int, tag BufferTag, rel int) {
+	p.desc[id].Tag = tag
+	p.desc[id].rel = int32(rel)
+	p.relNums[id] = tag.Locator.RelNumber
 }
 
 // flushBuffer mirrors FlushBuffer: for a dirty buffer, flush WAL up to the page LSN if the

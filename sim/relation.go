@@ -33,13 +33,13 @@ const (
 // catalog holds the relations known to a pool and finds them by locator.
 type catalog struct {
 	rels  []*Relation
-	index map[RelFileLocator]int16
+	index map[RelFileLocator]int32
 }
 
 // add registers r and returns its index, or an error if its locator or name is taken.
 func (c *catalog) add(r *Relation) (int, error) {
 	if c.index == nil {
-		c.index = make(map[RelFileLocator]int16)
+		c.index = make(map[RelFileLocator]int32)
 	}
 	if _, ok := c.index[r.Locator]; ok {
 		return 0, fmt.Errorf("relation %d already exists", r.Locator.RelNumber)
@@ -49,11 +49,8 @@ func (c *catalog) add(r *Relation) (int, error) {
 			return 0, fmt.Errorf("relation %q already exists", r.Name)
 		}
 	}
-	if len(c.rels) >= 1<<15-1 {
-		return 0, fmt.Errorf("too many relations (at most %d)", 1<<15-1)
-	}
 	c.rels = append(c.rels, r)
-	c.index[r.Locator] = int16(len(c.rels) - 1)
+	c.index[r.Locator] = int32(len(c.rels) - 1)
 	return len(c.rels) - 1, nil
 }
 

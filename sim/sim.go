@@ -34,6 +34,7 @@ type Sim struct {
 	relIndex []int // catalog index of each workload relation
 	allocs   uint64
 	lastDrop DropResult
+	lab      *dropReplay // a drop lab's replay, stepped instead of the workload
 	log      []Command
 }
 

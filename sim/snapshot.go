@@ -13,7 +13,7 @@ type BufferView struct {
 	State BufferState
 	LSN   LSN
 	// Rel is the index of the tag's relation in Relations(), or -1 for an empty buffer.
-	Rel int16
+	Rel int32
 }
 
 // Snapshot fills dst with the views of buffers first, first+1, … and returns how many it

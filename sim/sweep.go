@@ -84,8 +84,7 @@ func (p *Pool) invalidateBuffer(id int) bool {
 	hash := BufTableHashCode(d.Tag)
 	p.lockPartition(hash)
 	p.table.delete(d.Tag, hash)
-	d.Tag = BufferTag{}
-	d.rel = -1
+	p.setTag(id, BufferTag{}, -1)
 	d.LSN = 0
 	d.State = 0
 	p.Stats.Invalidated++

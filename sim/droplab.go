@@ -1,0 +1,286 @@
+package sim
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// DropOperation is the SQL command whose replay drops the relations' buffers. The zero value
+// is DROP TABLE.
+type DropOperation uint8
+
+// The operations of the drop lab.
+const (
+	OpDrop     DropOperation = iota // DROP TABLE: the commit record unlinks the relfilenode
+	OpTruncate                      // TRUNCATE: a new relfilenode, the old one unlinked at commit
+	OpVacuum                        // VACUUM truncating a relation whose rows were all deleted
+)
+
+var dropOperationNames = [...]string{"drop", "truncate", "vacuum"}
+
+// String returns "drop", "truncate" or "vacuum".
+func (o DropOperation) String() string {
+	if int(o) < len(dropOperationNames) {
+		return dropOperationNames[o]
+	}
+	return fmt.Sprintf("op%d", uint8(o))
+}
+
+// ParseDropOperation parses "drop", "truncate" or "vacuum".
+func ParseDropOperation(s string) (DropOperation, error) {
+	for i, n := range dropOperationNames {
+		if s == n {
+			return DropOperation(i), nil
+		}
+	}
+	return 0, fmt.Errorf("operation %q is not drop, truncate or vacuum", s)
+}
+
+// TableGroup is Count relations of Blocks blocks each. Blocks may be given relative to the
+// pool (NB/k); Resolve fixes it for a pool size.
+type TableGroup struct {
+	Count int
+	// Blocks is the size of each relation's main fork in blocks; when Divisor is not zero
+	// it is NBuffers/Divisor instead.
+	Blocks  int
+	Divisor int
+}
+
+// Resolve returns the group's block count for a pool of nbuffers buffers.
+func (g TableGroup) Resolve(nbuffers int) int {
+	if g.Divisor > 0 {
+		return max(nbuffers/g.Divisor, 1)
+	}
+	return g.Blocks
+}
+
+// String writes the group as COUNTxBLOCKS, with NB/k for relative sizes: "1000x1", "1xNB/32".
+func (g TableGroup) String() string {
+	if g.Divisor > 0 {
+		return fmt.Sprintf("%dxNB/%d", g.Count, g.Divisor)
+	}
+	return fmt.Sprintf("%dx%d", g.Count, g.Blocks)
+}
+
+// ParseTableGroups parses comma-separated COUNTxBLOCKS groups, BLOCKS being a number or
+// NB/k: "1000x1", "1x44800,100x490", "1xNB/32".
+func ParseTableGroups(s string) ([]TableGroup, error) {
+	var gs []TableGroup
+	total := 0
+	for _, part := range strings.Split(s, ",") {
+		c, b, ok := strings.Cut(strings.TrimSpace(part), "x")
+		count, err := strconv.Atoi(c)
+		if !ok || err != nil || count < 1 {
+			return nil, fmt.Errorf("%q is not COUNTxBLOCKS, like 1000x1 or 1xNB/32", part)
+		}
+		g := TableGroup{Count: count}
+		if k, rel := strings.CutPrefix(b, "NB/"); rel {
+			if g.Divisor, err = strconv.Atoi(k); err != nil || g.Divisor < 1 {
+				return nil, fmt.Errorf("%q: NB/k needs a whole k ≥ 1", part)
+			}
+		} else if g.Blocks, err = strconv.Atoi(b); err != nil || g.Blocks < 1 || g.Blocks > 1<<30 {
+			return nil, fmt.Errorf("%q: blocks must be a whole number from 1 to 2^30, or NB/k", part)
+		}
+		if total += count; total > MaxDropRelations {
+			return nil, fmt.Errorf("at most %d relations in all", MaxDropRelations)
+		}
+		gs = append(gs, g)
+	}
+	return gs, nil
+}
+
+// MaxDropRelations bounds the relations of one drop experiment.
+const MaxDropRelations = 100_000
+
+// DropExperiment describes one run of the drop lab: a standby (or primary) whose pool holds
+// the relations' pages and other data, then the operation's WAL replayed, one transaction per
+// relation or all in one.
+type DropExperiment struct {
+	NBuffers    int
+	Tables      []TableGroup
+	Op          DropOperation
+	SingleXact  bool // all relations in one transaction (VACUUM always runs one per relation)
+	InRecovery  bool // a standby replaying the primary's WAL; false: the primary itself
+	Policy      DropPolicy
+	Threshold   uint64 // 0: NBuffers/32
+	Cost        CostModel
+	MaxReplayed int // refuse experiments that would replay more page records than this; 0: no limit
+}
+
+// DropExperimentResult is what one experiment did and how long it took in modelled time.
+type DropExperimentResult struct {
+	Path               string // "scan", "lookup" or "mixed"
+	Drops              int    // drop calls made
+	DescriptorsChecked uint64
+	Lookups            uint64
+	Invalidated        uint64
+	DropTime           Duration // the buffer work of the drops alone
+	Time               Duration // everything replayed, drops included
+}
+
+// Free-space map and visibility map geometry for 8 kB pages (fsm_internals.h, visibilitymap.c).
+const (
+	slotsPerFSMPage      = 4069  // LeafNodesPerPage
+	heapBlocksPerVMPage  = 32672 // HEAPBLOCKS_PER_PAGE
+	fsmTruncateKeepBlock = 2     // FreeSpaceMapPrepareTruncateRel(0) keeps the root and first internal page
+)
+
+// fsmBlocks returns the size of the FSM fork of a heap of n blocks: one leaf page per
+// slotsPerFSMPage heap blocks, an internal page per slotsPerFSMPage leaves, and the root.
+func fsmBlocks(n int) int {
+	leaves := max((n+slotsPerFSMPage-1)/slotsPerFSMPage, 1)
+	return 1 + (leaves+slotsPerFSMPage-1)/slotsPerFSMPage + leaves
+}
+
+// vmBlocks returns the size of the visibility map of a heap of n blocks.
+func vmBlocks(n int) int { return (n + heapBlocksPerVMPage - 1) / heapBlocksPerVMPage }
+
+// RunDropExperiment builds the pool, fills it and replays the operation under each policy,
+// starting every policy from a copy of the same filled pool. Policy and Threshold of e are
+// ignored in favour of policies.
+//
+// The pool first receives the relations' pages (as replaying their inserts left them), then
+// the pages of another relation until every buffer is used. Sizes of the forks are cached,
+// as the startup process asked for them while replaying the inserts (smgrextend) and the
+// VACUUM records. Replay then charges, per record, ReplayRecord plus the ReadBuffer calls its
+// redo makes; a truncation or a commit that drops files first updates minRecoveryPoint
+// (XLogFlush in recovery, an fsync of pg_control: one WALFlush) and costs a FileOp per file.
+//   - vacuum, per relation: for each heap page a prune record (the heap page and its FSM leaf)
+//     and a visible record (the VM page and the heap page); then XLOG_SMGR_TRUNCATE, whose
+//     smgrtruncate calls DropRelationBuffers on the main fork from 0, the FSM from block 2 and
+//     the VM from 0 (smgr_redo, FreeSpaceMapPrepareTruncateRel, visibilitymap_prepare_truncate).
+//   - truncate: XLOG_SMGR_CREATE of the new relfilenode per relation, then the commit record.
+//   - drop and truncate: the commit record's DropRelationFiles calls DropRelationsAllBuffers
+//     with the transaction's relations.
+func RunDropExperiment(e DropExperiment, policies ...DropPolicy) ([]DropExperimentResult, error) {
+	base, rels, err := prepareDropPool(e)
+	if err != nil {
+		return nil, err
+	}
+	var out []DropExperimentResult
+	for i, pol := range policies {
+		p, prels := base, rels
+		if i < len(policies)-1 {
+			p, prels = base.clone(rels)
+		}
+		p.Drop = DropSettings{Policy: pol, Threshold: e.Threshold}
+		res, err := replayDrop(p, prels, e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// prepareDropPool builds and fills the pool of an experiment and returns it with the
+// experiment's relations.
+func prepareDropPool(e DropExperiment) (*Pool, []*Relation, error) {
+	p, err := NewPool(e.NBuffers, 17, e.Cost)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rels []*Relation
+	replayed := 0
+	for _, g := range e.Tables {
+		blocks := g.Resolve(e.NBuffers)
+		for range g.Count {
+			r := &Relation{
+				Name:      fmt.Sprintf("t%d", len(rels)),
+				Locator:   RelFileLocator{SpcOid: DefaultTablespaceOid, DbOid: DefaultDatabaseOid, RelNumber: FirstRelNumber + Oid(len(rels))},
+				Permanent: true,
+			}
+			r.NBlocks[MainForkNum] = BlockNumber(blocks)
+			if e.Op == OpVacuum {
+				r.NBlocks[FSMForkNum] = BlockNumber(fsmBlocks(blocks))
+				r.NBlocks[VisibilityMapForkNum] = BlockNumber(vmBlocks(blocks))
+				replayed += blocks
+			}
+			r.SizeCached = [MaxForkNum + 1]bool{true, true, true, true}
+			if _, err := p.AddRelation(r); err != nil {
+				return nil, nil, err
+			}
+			rels = append(rels, r)
+		}
+	}
+	if e.MaxReplayed > 0 && replayed > e.MaxReplayed {
+		return nil, nil, fmt.Errorf("the experiment would replay %d page records, more than the limit %d", replayed, e.MaxReplayed)
+	}
+	others := &Relation{Name: "others", Locator: RelFileLocator{SpcOid: DefaultTablespaceOid, DbOid: DefaultDatabaseOid, RelNumber: FirstRelNumber + Oid(len(rels))}, Permanent: true}
+	others.NBlocks[MainForkNum] = BlockNumber(e.NBuffers)
+	if _, err := p.AddRelation(others); err != nil {
+		return nil, nil, err
+	}
+	for _, r := range append(rels, others) {
+		for f := MainForkNum; f <= VisibilityMapForkNum; f++ {
+			p.prewarm(r, f)
+		}
+	}
+	p.takeElapsed() // filling the pool happened before the experiment
+	p.InRecovery = e.InRecovery
+	return p, rels, nil
+}
+
+// replayDrop replays the experiment's operation on a filled pool to the end.
+func replayDrop(p *Pool, rels []*Relation, e DropExperiment) (DropExperimentResult, error) {
+	r := newDropReplay(p, rels, e)
+	for {
+		done, err := r.step(p, 1<<30)
+		if err != nil || done {
+			p.takeElapsed()
+			return r.res, err
+		}
+	}
+}
+
+// prewarm loads the pages of one fork into free buffers, as pg_prewarm's buffer mode does,
+// until the fork or the freelist runs out. The pages are clean, at usage count 1.
+func (p *Pool) prewarm(r *Relation, f ForkNumber) {
+	ri := p.cat.lookup(r.Locator)
+	for blk := BlockNumber(0); blk < r.NBlocks[f] && p.firstFree >= 0; blk++ {
+		id := int(p.firstFree)
+		d := &p.desc[id]
+		p.firstFree = d.freeNext
+		d.freeNext = freeNextNotInList
+		tag := BufferTag{Locator: r.Locator, Fork: f, Block: blk}
+		p.table.insert(tag, BufTableHashCode(tag), id)
+		p.setTag(id, tag, ri)
+		d.State = BM_TAG_VALID | BM_VALID | BufUsagecountOne
+		if r.Permanent {
+			d.State |= BM_PERMANENT
+		}
+	}
+	if p.firstFree < 0 {
+		p.lastFree = freeNextEndOfList
+	}
+}
+
+// clone returns a deep copy of the pool and of the given relations, which must be the
+// pool's; the copy's catalog holds the copies.
+func (p *Pool) clone(rels []*Relation) (*Pool, []*Relation) {
+	c := *p
+	c.desc = slices.Clone(p.desc)
+	c.relNums = slices.Clone(p.relNums)
+	t := *p.table
+	t.slots = slices.Clone(p.table.slots)
+	c.table = &t
+	c.events = nil
+	c.cat = catalog{index: maps.Clone(p.cat.index)}
+	copies := make(map[*Relation]*Relation, len(p.cat.rels))
+	for _, r := range p.cat.rels {
+		rc := *r
+		for f := range rc.diskLSN {
+			rc.diskLSN[f] = slices.Clone(r.diskLSN[f])
+		}
+		copies[r] = &rc
+		c.cat.rels = append(c.cat.rels, &rc)
+	}
+	out := make([]*Relation, len(rels))
+	for i, r := range rels {
+		out[i] = copies[r]
+	}
+	return &c, out
+}

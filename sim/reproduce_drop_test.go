@@ -1,0 +1,59 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestReproduceDrop runs the experiments behind the published drop tables and checks every
+// target of seed-results.md: they must follow from the replay model and the default costs.
+// Reference: src/backend/storage/buffer/bufmgr.c, BUF_DROP_FULL_SCAN_THRESHOLD (commit d6ad34f341)
+func TestReproduceDrop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 100GB pools; run without -short")
+	}
+	r, err := ReproduceDrop(CostModel{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Checks) != 7 {
+		t.Fatalf("%d checks, want 7 (A, and three for each of VACUUM and TRUNCATE in B)", len(r.Checks))
+	}
+	for _, c := range r.Checks {
+		if !c.Pass {
+			t.Errorf("target missed: %s: %s", c.Name, c.Detail)
+		}
+	}
+	md := r.Markdown()
+	for _, want := range []string{"66.564 → ", "| NB/512 |", "**pass**"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the Markdown lacks %q:\n%s", want, md)
+		}
+	}
+	t.Log("\n" + md)
+}
+
+// TestDropTargetsCanFail feeds the target checks made-up durations that break each target
+// and checks that each is reported as failed.
+func TestDropTargetsCanFail(t *testing.T) {
+	flat := func(d Duration) []Duration { return []Duration{d, d, d, d} }
+	r := &DropReproduction{
+		BVacM:   []Duration{Second, Second, Second, 2 * Second}, // 100GB/20GB = 2
+		BVacP:   []Duration{Second, Second, Second, 2 * Second}, // max/min = 2
+		BTruncM: flat(10 * Second),                              // no growth
+		BTruncP: flat(Second),                                   // master/patched = 10
+	}
+	for range publishedDropA {
+		r.AMaster = append(r.AMaster, flat(2*Second))
+		r.APatched = append(r.APatched, flat(Second)) // the lookup path always wins
+	}
+	r.check()
+	for _, c := range r.Checks {
+		if c.Pass && !strings.Contains(c.Name, "TRUNCATE: patched stays flat") {
+			t.Errorf("target passed on durations that break it: %s: %s", c.Name, c.Detail)
+		}
+	}
+	if r.Passed() {
+		t.Fatal("Passed() with failing targets")
+	}
+}
