@@ -358,6 +358,9 @@ func (c DistributionCmd) apply(s *Sim) error {
 	if err := w.Validate(s.Pool.NBuffers); err != nil {
 		return err
 	}
+	if s.work.ZipfS != c.S {
+		s.zipf = nil
+	}
 	s.work.Distribution, s.work.ZipfS = c.Distribution, c.S
 	return nil
 }

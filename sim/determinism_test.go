@@ -151,3 +151,29 @@ func close(a, b float64) bool {
 	m := max(a, -a, b, -b)
 	return d <= 4e-15*m || d < 1e-300
 }
+
+// TestZipfAliasLaw checks the alias table against the law it encodes: with s = 2 and
+// n = 1000, P(k) = k^−2 / H(1000, 2), so P(1) ≈ 0.6087 and P(1)/P(3) = 9.
+func TestZipfAliasLaw(t *testing.T) {
+	z := newZipfAlias(1000, 2)
+	s, _ := New(Config{NBuffers: 16, Workload: &Workload{WALWriterDelay: Second, BgWriterDelay: Second}})
+	const draws = 400_000
+	counts := map[int64]int{}
+	for range draws {
+		k := z.draw(s.rng.Uint64())
+		if k < 1 || k > 1000 {
+			t.Fatalf("draw %d outside [1, 1000]", k)
+		}
+		counts[k]++
+	}
+	h := 0.0
+	for k := 1; k <= 1000; k++ {
+		h += 1 / float64(k*k)
+	}
+	if p1 := float64(counts[1]) / draws; math.Abs(p1-1/h) > 0.005 {
+		t.Fatalf("P(1) = %.4f, want %.4f", p1, 1/h)
+	}
+	if r := float64(counts[1]) / float64(counts[3]); r < 8.5 || r > 9.5 {
+		t.Fatalf("P(1)/P(3) = %.2f, want 9", r)
+	}
+}

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 )
 
 // BufferDesc mirrors BufferDesc in buf_internals.h: the header of one shared buffer. The page
@@ -55,7 +56,11 @@ type Pool struct {
 
 	elapsed    Duration
 	events     []Event
-	osCacheHit func() bool // decides whether a miss is served by the kernel's page cache
+	// osCache is the share of misses, in percent, that the kernel's page cache serves; the
+	// others go to storage. Draws come from pcg, the simulation's random source; a pool
+	// without one reads everything from the page cache.
+	osCache int
+	pcg     *rand.PCG
 }
 
 // NewPool returns a pool of nbuffers empty buffers, all on the freelist in buffer order, as
@@ -77,7 +82,7 @@ func NewPool(nbuffers int, v Version, cost CostModel) (*Pool, error) {
 		table:      newBufTable(nbuffers + NumBufferPartitions),
 		firstFree:  0,
 		lastFree:   int32(nbuffers - 1),
-		osCacheHit: func() bool { return true },
+		osCache:    100,
 	}
 	for i := range p.desc {
 		p.desc[i].freeNext = int32(i + 1)
@@ -159,7 +164,7 @@ func (p *Pool) readBuffer(b *Backend, tag BufferTag, ri int) (int, error) {
 	}
 	// The page is read under BM_IO_IN_PROGRESS; a step is atomic, so the flag is never seen.
 	p.Stats.Misses++
-	if p.osCacheHit() {
+	if p.osCache >= 100 || p.pcg != nil && percentDraw(p.pcg) < p.osCache {
 		p.Stats.ReadsOSCache++
 		p.charge(p.Cost.ReadOSCache)
 	} else {

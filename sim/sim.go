@@ -34,7 +34,8 @@ type Sim struct {
 	relIndex []int // catalog index of each workload relation
 	allocs   uint64
 	lastDrop DropResult
-	lab      *dropReplay // a drop lab's replay, stepped instead of the workload
+	lab      *dropReplay  // a drop lab's replay, stepped instead of the workload
+	zipf     []*zipfAlias // per workload relation, built on first use for the current skew
 	log      []Command
 }
 
@@ -70,7 +71,7 @@ func New(cfg Config) (*Sim, error) {
 	s := &Sim{Pool: pool, cfg: cfg, work: w}
 	s.pcg = *rand.NewPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)
 	s.rng = rand.New(&s.pcg)
-	pool.osCacheHit = func() bool { return percentDraw(s.rng) < s.work.OSCachePercent }
+	pool.pcg, pool.osCache = &s.pcg, w.OSCachePercent
 	for _, r := range w.Relations {
 		if err := s.createRelation(r.Name, r.Blocks, r.Unlogged); err != nil {
 			return nil, err
@@ -208,7 +209,7 @@ func (s *Sim) clientStep(c *client) error {
 		return nil
 	}
 	// One 64-bit draw picks both the relation and, for uniform keys, the block.
-	r := s.rng.Uint64()
+	r := s.pcg.Uint64()
 	pick := int(scale32(uint32(r), uint32(s.weights[len(s.weights)-1])))
 	ri := 0
 	for s.weights[ri] <= pick {
@@ -219,7 +220,7 @@ func (s *Sim) clientStep(c *client) error {
 	n := rel.NBlocks[MainForkNum]
 	var blk BlockNumber
 	if s.work.Distribution == Zipfian {
-		blk = BlockNumber(zipfian(s.rng, int64(n), s.work.ZipfS) - 1)
+		blk = BlockNumber(s.drawZipfian(ri, n) - 1)
 	} else {
 		blk = BlockNumber(scale32(uint32(r>>32), uint32(n)))
 	}
@@ -230,7 +231,7 @@ func (s *Sim) clientStep(c *client) error {
 	}
 	s.allocs += p.Stats.Misses - misses
 	c.held = id
-	if percentDraw(s.rng) < s.work.UpdatePercent {
+	if percentDraw(&s.pcg) < s.work.UpdatePercent {
 		return p.LogPageChange(&c.backend, id, updateRecordBytes)
 	}
 	return nil
@@ -253,9 +254,25 @@ const (
 	maxManualBackends = 64
 )
 
+// drawZipfian draws a Zipfian block number in [1, n] for workload relation ri, through the
+// relation's alias table when it has one.
+func (s *Sim) drawZipfian(ri int, n BlockNumber) int64 {
+	if n > zipfAliasMax {
+		return zipfian(s.rng, int64(n), s.work.ZipfS)
+	}
+	if s.zipf == nil {
+		s.zipf = make([]*zipfAlias, len(s.relIndex))
+	}
+	if s.zipf[ri] == nil {
+		s.zipf[ri] = newZipfAlias(int(n), s.work.ZipfS)
+	}
+	return s.zipf[ri].draw(s.pcg.Uint64())
+}
+
 // scale32 maps 32 random bits onto [0, n) by multiply-shift (Lemire): one multiplication
 // instead of a division, with a bias below n/2³², far under anything a run could show.
 func scale32(bits, n uint32) uint32 { return uint32(uint64(bits) * uint64(n) >> 32) }
 
-// percentDraw returns a number in [0, 100) from one 32-bit draw.
-func percentDraw(r *rand.Rand) int { return int(scale32(r.Uint32(), 100)) }
+// percentDraw returns a number in [0, 100) from one draw. It calls the PCG directly: the
+// interface call through rand.Rand costs more than the draw in WebAssembly.
+func percentDraw(r *rand.PCG) int { return int(scale32(uint32(r.Uint64()>>32), 100)) }
