@@ -54,8 +54,8 @@ type Pool struct {
 	nextVictim uint64                      // clock ticks so far; the hand is nextVictim % NBuffers
 	cat        catalog
 
-	elapsed    Duration
-	events     []Event
+	elapsed Duration
+	events  []Event
 	// osCache is the share of misses, in percent, that the kernel's page cache serves; the
 	// others go to storage. Draws come from pcg, the simulation's random source; a pool
 	// without one reads everything from the page cache.
@@ -73,16 +73,16 @@ func NewPool(nbuffers int, v Version, cost CostModel) (*Pool, error) {
 		return nil, fmt.Errorf("NBuffers %d is above this simulator's maximum %d", nbuffers, MaxNBuffers)
 	}
 	p := &Pool{
-		NBuffers:   nbuffers,
-		Version:    v.Resolve(),
-		Cost:       cost.withDefaults(),
-		WAL:        WAL{Insert: walStart, Flushed: walStart},
-		desc:       make([]BufferDesc, nbuffers),
-		relNums:    make([]Oid, nbuffers),
-		table:      newBufTable(nbuffers + NumBufferPartitions),
-		firstFree:  0,
-		lastFree:   int32(nbuffers - 1),
-		osCache:    100,
+		NBuffers:  nbuffers,
+		Version:   v.Resolve(),
+		Cost:      cost.withDefaults(),
+		WAL:       WAL{Insert: walStart, Flushed: walStart},
+		desc:      make([]BufferDesc, nbuffers),
+		relNums:   make([]Oid, nbuffers),
+		table:     newBufTable(nbuffers + NumBufferPartitions),
+		firstFree: 0,
+		lastFree:  int32(nbuffers - 1),
+		osCache:   100,
 	}
 	for i := range p.desc {
 		p.desc[i].freeNext = int32(i + 1)
