@@ -17,10 +17,10 @@ const (
 	EvPin                  // a backend's first pin of a buffer
 	EvUnpin                // a backend's last unpin of a buffer
 	EvInvalidate           // InvalidateBuffer dropped the page without writing it
-	EvCheck                // a full scan or lookup examined the buffer (drop lab)
+	EvLookup               // a drop's lookup found the buffer, or missed (Buffer -1)
 )
 
-var eventNames = [...]string{"none", "hit", "read", "evict", "write", "walflush", "dirty", "pin", "unpin", "invalidate", "check"}
+var eventNames = [...]string{"none", "hit", "read", "evict", "write", "walflush", "dirty", "pin", "unpin", "invalidate", "lookup"}
 
 // String returns the event's lower-case name.
 func (k EventKind) String() string {

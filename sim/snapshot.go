@@ -137,6 +137,12 @@ func (s *Sim) DescribeEvents() string {
 		switch e.Kind {
 		case EvWALFlush:
 			fmt.Fprintf(&b, "%s by %s to %s\n", e.Kind, e.Cause, e.Flushed)
+		case EvLookup:
+			if e.Buffer < 0 {
+				fmt.Fprintf(&b, "%s miss\n", e.Kind)
+			} else {
+				fmt.Fprintf(&b, "%s %d\n", e.Kind, e.Buffer)
+			}
 		case EvWrite:
 			fmt.Fprintf(&b, "%s %d by %s lsn=%s flushed=%s\n", e.Kind, e.Buffer, e.Cause, e.LSN, e.Flushed)
 		default:
