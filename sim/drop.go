@@ -441,7 +441,7 @@ func (p *Pool) advanceLookups(o *dropOp, units int) bool {
 		// The recheck under the header lock: the tag cannot have changed here, as no other
 		// process runs during a step.
 		id := p.table.lookup(tag, hash)
-		// A lookup is an EvLookupon the buffer found, or on -1 for a block not in the pool.
+		// A lookup is an EvLookup on the buffer found, or on -1 for a block not in the pool.
 		p.emit(Event{Kind: EvLookup, Buffer: int32(id)})
 		if id >= 0 && p.desc[id].Tag == tag && !p.finishInvalidate(o, id) {
 			return false
