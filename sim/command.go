@@ -17,6 +17,10 @@ type Command interface {
 // StepCmd advances the simulation by N steps.
 type StepCmd struct{ N int }
 
+// UntilCmd steps until the virtual clock reaches T, or MaxStepsPerCommand steps have run;
+// logged as one command however many steps it takes.
+type UntilCmd struct{ T Duration }
+
 // PageCmd names a backend and a page, for the commands that act on one page.
 type PageCmd struct {
 	Backend int // command-driven backend, 0 to 63
@@ -92,6 +96,7 @@ type DistributionCmd struct {
 }
 
 func (c StepCmd) String() string     { return fmt.Sprintf("step %d", c.N) }
+func (c UntilCmd) String() string    { return "until " + c.T.String() }
 func (c PinCmd) String() string      { return "pin " + c.PageCmd.String() }
 func (c UnpinCmd) String() string    { return "unpin " + c.PageCmd.String() }
 func (c ReadCmd) String() string     { return "read " + c.PageCmd.String() }
@@ -183,6 +188,18 @@ func (c StepCmd) apply(s *Sim) error {
 		}
 	}
 	return nil
+}
+
+func (c UntilCmd) apply(s *Sim) error {
+	for range MaxStepsPerCommand {
+		if s.now >= c.T || s.lab != nil && s.lab.phase == phaseDone {
+			return nil
+		}
+		if err := (StepCmd{N: 1}).apply(s); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("the clock did not reach %v within %d steps", c.T, MaxStepsPerCommand)
 }
 
 // resolve finds the backend and the tag a page command names.
@@ -385,6 +402,15 @@ func ParseCommand(line string) (Command, error) {
 			n = v
 		}
 		return StepCmd{N: n}, nil
+	case "until":
+		if len(args) != 1 {
+			return nil, fmt.Errorf("until takes a time, like \"until 1.5s\"")
+		}
+		d, err := ParseDuration(args[0])
+		if err != nil {
+			return nil, fmt.Errorf("until: %w", err)
+		}
+		return UntilCmd{T: d}, nil
 	case "pin", "unpin", "read", "update", "dirty":
 		pc, err := page()
 		if err != nil {

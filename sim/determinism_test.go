@@ -177,3 +177,28 @@ func TestZipfAliasLaw(t *testing.T) {
 		t.Fatalf("P(1)/P(3) = %.2f, want 9", r)
 	}
 }
+
+// TestUntil checks that UntilCmd stops at the first step that reaches the time, as stepping
+// one at a time does, and that its text form round-trips.
+func TestUntil(t *testing.T) {
+	a, _ := New(Config{NBuffers: 256, Seed: 5})
+	b, _ := New(Config{NBuffers: 256, Seed: 5})
+	c, err := ParseCommand("until 2.5ms")
+	if err != nil || c.String() != "until 2.5ms" {
+		t.Fatalf("ParseCommand: %v, %v", c, err)
+	}
+	if err := a.Apply(c); err != nil {
+		t.Fatal(err)
+	}
+	for b.Now() < 2500*Microsecond {
+		b.Step(1)
+	}
+	if a.Hash() != b.Hash() || a.Now() < 2500*Microsecond {
+		t.Fatalf("until stopped at %v after %d steps; stepping reached %v after %d", a.Now(), a.Stats().Steps, b.Now(), b.Stats().Steps)
+	}
+	for _, bad := range []string{"until", "until 5", "until -1s", "until 1.x s", "until 1e3s"} {
+		if _, err := ParseCommand(bad); err == nil {
+			t.Errorf("ParseCommand(%q) accepted", bad)
+		}
+	}
+}

@@ -12,6 +12,14 @@ var sizeUnits = []struct {
 	bytes int64
 }{{"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"kB", 1 << 10}, {"B", 1}}
 
+// ValueError says why a value was refused. Its message reads `"12XB" is not a size …`.
+type ValueError struct {
+	Value   string
+	Problem string // "not a size like 128MB, 1GB or 256kB"
+}
+
+func (e *ValueError) Error() string { return fmt.Sprintf("%q is %s", e.Value, e.Problem) }
+
 // ParseSize parses a memory size as PostgreSQL writes one ("128MB", "1GB", "256kB"). A bare
 // number counts 8 kB buffers, as shared_buffers without a unit does. Units are matched
 // without regard to case.
@@ -26,7 +34,7 @@ func ParseSize(s string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil || n < 0 || n > (1<<50)/mult {
-		return 0, fmt.Errorf("%q is not a size like 128MB, 1GB or 256kB", s)
+		return 0, &ValueError{Value: s, Problem: "not a size like 128MB, 1GB or 256kB"}
 	}
 	return n * mult, nil
 }
@@ -49,11 +57,11 @@ func SharedBuffersToNBuffers(s string) (int, error) {
 		return 0, err
 	}
 	if b%BLCKSZ != 0 {
-		return 0, fmt.Errorf("%q is not a whole number of 8kB pages", s)
+		return 0, &ValueError{Value: s, Problem: "not a whole number of 8kB pages"}
 	}
 	n := b / BLCKSZ
 	if n < MinNBuffers || n > MaxNBuffers {
-		return 0, fmt.Errorf("%q is not between %s and %s", s, FormatSize(MinNBuffers*BLCKSZ), FormatSize(MaxNBuffers*BLCKSZ))
+		return 0, &ValueError{Value: s, Problem: fmt.Sprintf("not between %s and %s", FormatSize(MinNBuffers*BLCKSZ), FormatSize(MaxNBuffers*BLCKSZ))}
 	}
 	return int(n), nil
 }
@@ -97,7 +105,7 @@ func ParseParams(values map[string]string) (Params, []*ParamError) {
 	p := Params{SharedBuffers: DefaultSharedBuffers, NBuffers: 16384, Seed: 1, Version: DefaultVersion}
 	if v, ok := values["shared_buffers"]; ok {
 		if n, err := SharedBuffersToNBuffers(v); err != nil {
-			bad("shared_buffers", strings.TrimPrefix(err.Error(), fmt.Sprintf("%q ", v)), DefaultSharedBuffers)
+			bad("shared_buffers", err.(*ValueError).Problem, DefaultSharedBuffers)
 		} else {
 			p.SharedBuffers, p.NBuffers = v, n
 		}
@@ -125,7 +133,7 @@ func ParseParams(values map[string]string) (Params, []*ParamError) {
 		}
 	}
 	ver := int(p.Version)
-	intParam("version", 14, 19, &ver)
+	intParam("version", int(MinVersion), int(MaxVersion), &ver)
 	p.Version = Version(ver)
 	intParam("clients", 0, min(MaxClients, p.NBuffers/2), &w.Clients)
 	intParam("updates", 0, 100, &w.UpdatePercent)

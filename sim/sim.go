@@ -64,6 +64,9 @@ func New(cfg Config) (*Sim, error) {
 	if err := w.Validate(cfg.NBuffers); err != nil {
 		return nil, err
 	}
+	if err := cfg.Version.Validate(); err != nil {
+		return nil, err
+	}
 	pool, err := NewPool(cfg.NBuffers, cfg.Version, cfg.Cost)
 	if err != nil {
 		return nil, err

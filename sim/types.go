@@ -1,6 +1,10 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Oid is a PostgreSQL object identifier (tablespace, database or relfilenumber).
 type Oid uint32
@@ -99,6 +103,40 @@ func (d Duration) String() string {
 	}
 }
 
+// ParseDuration reads a duration as String writes it: a decimal number and one of the units
+// ps, ns, µs (or us), ms, s.
+func ParseDuration(s string) (Duration, error) {
+	units := []struct {
+		name string
+		d    Duration
+	}{{"ps", Picosecond}, {"ns", Nanosecond}, {"µs", Microsecond}, {"us", Microsecond}, {"ms", Millisecond}, {"s", Second}}
+	for _, u := range units {
+		num, ok := strings.CutSuffix(s, u.name)
+		if !ok {
+			continue
+		}
+		// Whole and fractional parts separately, so "66.6s" is exact.
+		whole, frac, _ := strings.Cut(num, ".")
+		w, err := strconv.ParseInt(whole, 10, 64)
+		if err != nil || w < 0 || len(frac) > 12 || w > int64(maxDuration/u.d) {
+			break
+		}
+		d := Duration(w) * u.d
+		scale := u.d
+		for _, c := range frac {
+			if c < '0' || c > '9' {
+				return 0, fmt.Errorf("%q is not a duration like 1.5s or 200ms", s)
+			}
+			scale /= 10
+			d += Duration(c-'0') * scale
+		}
+		return d, nil
+	}
+	return 0, fmt.Errorf("%q is not a duration like 1.5s or 200ms", s)
+}
+
+const maxDuration = Duration(1<<63 - 1)
+
 func trimFloat(f float64) string {
 	s := fmt.Sprintf("%.3f", f)
 	for s[len(s)-1] == '0' {
@@ -127,6 +165,20 @@ type Version int
 
 // DefaultVersion is the release the models follow unless told otherwise.
 const DefaultVersion Version = 17
+
+// The releases the models know: PostgreSQL 14 to 19.
+const (
+	MinVersion Version = 14
+	MaxVersion Version = 19
+)
+
+// Validate reports a version outside MinVersion to MaxVersion; zero is the default and valid.
+func (v Version) Validate() error {
+	if v != 0 && (v < MinVersion || v > MaxVersion) {
+		return fmt.Errorf("version %d is not between %d and %d", int(v), int(MinVersion), int(MaxVersion))
+	}
+	return nil
+}
 
 // Resolve returns v, or DefaultVersion for the zero value.
 func (v Version) Resolve() Version {

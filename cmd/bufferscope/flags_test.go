@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bufferscope/bufferscope/sim"
+)
+
+func TestListFlag(t *testing.T) {
+	var checked []string
+	newSet := func() (*flagSet, *[]string) {
+		f := newFlagSet("test", "Usage: test\n")
+		l := f.List("sizes", "a,b", "`list` of words", func(s string) error {
+			checked = append(checked, s)
+			if s == "bad" {
+				return errors.New("not good")
+			}
+			return nil
+		})
+		return f, l
+	}
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{"a", "b"}},
+		{[]string{"--sizes", "c"}, []string{"c"}},
+		{[]string{"--sizes", " c , d", "-sizes", "e"}, []string{"c", "d", "e"}},
+		{[]string{"-sizes=b,b"}, []string{"b", "b"}},
+	}
+	for _, tt := range tests {
+		f, l := newSet()
+		if err := f.Parse(tt.args, io.Discard); err != nil {
+			t.Errorf("%q: %v", tt.args, err)
+			continue
+		}
+		if !slices.Equal(*l, tt.want) {
+			t.Errorf("%q: list %q, want %q", tt.args, *l, tt.want)
+		}
+		if got := f.Set("sizes"); got != (tt.args != nil) {
+			t.Errorf("%q: Set = %v", tt.args, got)
+		}
+	}
+	if !slices.Contains(checked, "d") {
+		t.Errorf("check saw %q, never the item d", checked)
+	}
+
+	f, _ := newSet()
+	err := f.Parse([]string{"--sizes", "a,bad"}, io.Discard)
+	var ue *usageError
+	if !errors.As(err, &ue) || ue.Error() != `--sizes "bad": not good` {
+		t.Errorf("bad item: error %v, want a usage error quoting the item", err)
+	}
+}
+
+func TestParseHelpWritesUsage(t *testing.T) {
+	f := newFlagSet("test", "Usage: test [flags]\n")
+	f.Int("count", 3, "`n` things", nil)
+	f.Float("ratio", 0.5, "a `ratio`", nil)
+	var out strings.Builder
+	if err := f.Parse([]string{"--help"}, &out); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("Parse(--help) = %v, want flag.ErrHelp", err)
+	}
+	for _, want := range []string{"Usage: test [flags]\n", "--count n", "n things (default 3)", "--ratio ratio"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("usage %q lacks %q", out.String(), want)
+		}
+	}
+	if strings.Index(out.String(), "--count") > strings.Index(out.String(), "--ratio") {
+		t.Errorf("usage does not keep definition order:\n%s", out.String())
+	}
+}
+
+func TestUsageFitsWidth(t *testing.T) {
+	usages := [][]string{{"--help"}}
+	for _, c := range commands {
+		usages = append(usages, []string{c.name, "--help"})
+	}
+	for _, args := range usages {
+		for _, line := range strings.Split(invoke(args...).stdout, "\n") {
+			if len([]rune(line)) > usageWidth {
+				t.Errorf("%q: usage line is wider than %d: %q", args, usageWidth, line)
+			}
+		}
+	}
+}
+
+func TestSimProblem(t *testing.T) {
+	if got := simProblem(&sim.ValueError{Value: "12XB", Problem: "not a size"}).Error(); got != "not a size" {
+		t.Errorf("simProblem gave %q, want %q", got, "not a size")
+	}
+	if got := simProblem(errors.New("something else")).Error(); got != "something else" {
+		t.Errorf("simProblem changed an unquoted message to %q", got)
+	}
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// command is one subcommand of bufferscope.
+type command struct {
+	name    string
+	summary string // one line for the command list
+	// main parses args and does the work, printing its result to stdout. It returns
+	// flag.ErrHelp after printing its usage for --help, and a *usageError for bad input.
+	main func(args []string, stdout io.Writer) error
+}
+
+// commands are the subcommands, in the order the usage lists them.
+var commands = []command{
+	{"run", "run the free-play workload and print its counters", runMain},
+}
+
+// run is the whole command, given its arguments without the program name. It returns the
+// exit status: 0 after success or help, 1 when the work failed, 2 for bad usage.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		writeUsage(stderr)
+		return 2
+	}
+	name, rest := args[0], args[1:]
+	switch {
+	case name == "help" && len(rest) == 1: // bufferscope help run
+		name, rest = rest[0], []string{"--help"}
+	case name == "help" && len(rest) > 1:
+		return fail(stderr, "", fmt.Sprintf("help takes one command name, not %q", strings.Join(rest, " ")))
+	case name == "help" || name == "-h" || name == "-help" || name == "--help":
+		writeUsage(stdout)
+		return 0
+	}
+	i := slices.IndexFunc(commands, func(c command) bool { return c.name == name })
+	switch {
+	case i < 0 && strings.HasPrefix(name, "-"):
+		return fail(stderr, "", fmt.Sprintf("unknown flag %s: flags follow a command, as in 'bufferscope run --steps 1000'", name))
+	case i < 0:
+		return fail(stderr, "", fmt.Sprintf("unknown command %q", name))
+	}
+	c := commands[i]
+	err := c.main(rest, stdout)
+	var bad *usageError
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &bad):
+		return fail(stderr, c.name, err.Error())
+	}
+	fmt.Fprintf(stderr, "bufferscope %s: %v\n", c.name, err)
+	return 1
+}
+
+// fail prints a usage error of subcommand cmd ("" for bufferscope itself) and a hint to ask
+// for help, and returns exit status 2.
+func fail(stderr io.Writer, cmd, msg string) int {
+	prog := strings.TrimSpace("bufferscope " + cmd)
+	fmt.Fprintf(stderr, "%s: %s\nRun '%s --help' for usage.\n", prog, msg, prog)
+	return 2
+}
+
+// writeUsage prints the command's usage: what it does and its subcommands.
+func writeUsage(w io.Writer) {
+	fmt.Fprint(w, "Usage: bufferscope <command> [flags]\n\n"+
+		"Bufferscope simulates PostgreSQL's shared buffer manager and prints what it\n"+
+		"counted as Markdown, CSV or JSON.\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-6s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, "\nRun 'bufferscope <command> --help' for the flags of a command.\n")
+}
