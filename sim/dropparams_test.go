@@ -1,0 +1,29 @@
+package sim
+
+import "testing"
+
+// TestParseDropParams checks that good values are read and bad ones fall back with a message.
+func TestParseDropParams(t *testing.T) {
+	p, errs := ParseDropParams(map[string]string{
+		"shared_buffers": "1GB", "tables": "1xNB/32,10x5", "op": "vacuum", "transactions": "single",
+		"mode": "primary", "policy": "lookup", "threshold": "NB/16",
+	})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	e := p.Experiment()
+	if e.NBuffers != 131072 || len(e.Tables) != 2 || e.Tables[0].Resolve(e.NBuffers) != 4096 || e.Op != OpVacuum ||
+		!e.SingleXact || e.InRecovery || p.Policy != DropLookup || e.Threshold != 8192 {
+		t.Fatalf("read %+v as %+v", p, e)
+	}
+	_, errs = ParseDropParams(map[string]string{
+		"shared_buffers": "12XB", "tables": "x", "op": "delete", "transactions": "some",
+		"mode": "standby", "policy": "pg12", "threshold": "NB/0",
+	})
+	if len(errs) != 7 {
+		t.Fatalf("%d errors for 7 bad values: %v", len(errs), errs)
+	}
+	if got := errs[0].Error(); got != `shared_buffers "12XB": not a size like 128MB, 1GB or 256kB; using 128MB` {
+		t.Errorf("message %q", got)
+	}
+}
