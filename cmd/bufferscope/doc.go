@@ -9,6 +9,7 @@
 // The commands are:
 //
 //	run    run the free-play workload and print its counters
+//	drop   replay dropping relations' buffers under each drop policy
 //
 // Each command has its own flags, written --name or -name; 'bufferscope <command> --help'
 // lists them with their defaults. Bad input prints one line on standard error and exits
@@ -33,4 +34,27 @@
 // WebAssembly. The hash column is the simulation's state hash (sim.Sim.Hash), so a run made
 // elsewhere with the same settings, in the browser or in a test, can be checked against it;
 // with --seconds, the steps column gives the step count that reproduces the run.
+//
+// Drop runs the drop lab's experiment (sim.RunDropExperiment): a pool filled with the
+// relations' pages, then the WAL of DROP TABLE, TRUNCATE or VACUUM replayed, with one row per
+// size and drop policy saying which path the drops took (scan, lookup or mixed), what they
+// counted and the modelled seconds. Replay TRUNCATE of 1000 one-block tables under PostgreSQL
+// 13's and 14's rules at four sizes of shared_buffers, as CSV:
+//
+//	go run ./cmd/bufferscope drop --shared-buffers 128MB,1GB,20GB,100GB --tables 1000x1 \
+//		--op truncate --transactions per-relation --mode recovery --policy pg13,pg14 --format csv
+//
+// Vacuum one relation of NBuffers/32 blocks, the size where PostgreSQL 14 stops looking
+// blocks up, and force the lookup path for comparison:
+//
+//	go run ./cmd/bufferscope drop --shared-buffers 1GB --tables 1xNB/32 --op vacuum --policy pg14,lookup
+//
+// Print the published drop measurements (pgsql-hackers, January 2021) beside the simulated
+// ones as Markdown, exiting 1 if a target of reference/seed-results.md is missed; it builds
+// 100GB pools:
+//
+//	go run ./cmd/bufferscope drop --reproduce
+//
+// The drop experiment is deterministic and draws no random numbers; drop accepts --seed
+// only for symmetry with run.
 package main

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -32,6 +33,8 @@ type flagSet struct {
 	about string   // usage text above the flag list
 	order []string // flag names in definition order
 	bad   error    // the first bad value Parse met
+	// example is a flag with its value, for the hint about a stray argument: "--steps 1000".
+	example string
 }
 
 // newFlagSet returns an empty flag set for subcommand cmd whose usage starts with about.
@@ -45,9 +48,14 @@ func newFlagSet(cmd, about string) *flagSet {
 type textValue struct {
 	text  string
 	parse func(string) error
+	// boolean marks a flag that takes no value: --name alone means --name=true.
+	boolean bool
 }
 
 func (v *textValue) String() string { return v.text }
+
+// IsBoolFlag tells the flag package whether --name alone is complete.
+func (v *textValue) IsBoolFlag() bool { return v.boolean }
 
 func (v *textValue) Set(s string) error {
 	if err := v.parse(s); err != nil {
@@ -89,6 +97,22 @@ func (f *flagSet) define(name, def, usage string, parse func(string) error) {
 	}
 	f.fs.Var(v, name, usage)
 	f.order = append(f.order, name)
+}
+
+// Bool defines a flag that is off unless given: --name turns it on, as does --name=true;
+// --name=false leaves it off.
+func (f *flagSet) Bool(name, usage string) *bool {
+	p := new(bool)
+	f.define(name, "", usage, func(s string) error {
+		v, err := strconv.ParseBool(s)
+		if err != nil {
+			return errors.New("not true or false")
+		}
+		*p = v
+		return nil
+	})
+	f.fs.Lookup(name).Value.(*textValue).boolean = true
+	return p
 }
 
 // Uint64 defines a flag holding a whole number from 0 to 2^64−1.
@@ -199,11 +223,17 @@ func (f *flagSet) List(name, def, usage string, check func(string) error) *[]str
 }
 
 // orList joins words as "a, b or c".
-func orList(words []string) string {
+func orList(words []string) string { return joinWords(words, "or") }
+
+// andList joins words as "a, b and c".
+func andList(words []string) string { return joinWords(words, "and") }
+
+// joinWords joins words with commas and conj before the last.
+func joinWords(words []string, conj string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
 // Set reports whether the command line gave flag name.
@@ -229,9 +259,28 @@ func (f *flagSet) Parse(args []string, stdout io.Writer) error {
 	case err != nil:
 		return usagef("%s", rewordFlagError(err))
 	case f.fs.NArg() > 0:
-		return usagef("unexpected argument %q: values follow their flag, as in --steps 1000", f.fs.Arg(0))
+		return f.strayArgument(args)
 	}
 	return nil
+}
+
+// strayArgument explains the first argument of args that Parse could not place: the value
+// of a flag that takes none (--reproduce true), a flag written without dashes, or a value
+// without its flag.
+func (f *flagSet) strayArgument(args []string) error {
+	stray := f.fs.Arg(0)
+	if i := len(args) - f.fs.NArg() - 1; i >= 0 && strings.HasPrefix(args[i], "-") && !strings.Contains(args[i], "=") {
+		if fl := f.fs.Lookup(strings.TrimLeft(args[i], "-")); fl != nil {
+			if v, ok := fl.Value.(*textValue); ok && v.boolean {
+				return usagef("unexpected argument %q: --%s takes no value; write --%s, or --%s=%s",
+					stray, fl.Name, fl.Name, fl.Name, stray)
+			}
+		}
+	}
+	if name := strings.SplitN(stray, "=", 2)[0]; f.fs.Lookup(name) != nil {
+		return usagef("unexpected argument %q: flags start with a dash, as in --%s", stray, stray)
+	}
+	return usagef("unexpected argument %q: values follow their flag, as in %s", stray, cmp.Or(f.example, "--name value"))
 }
 
 // rewordFlagError turns the flag package's messages into the -- spelling this command uses.

@@ -98,3 +98,41 @@ func TestSimProblem(t *testing.T) {
 		t.Errorf("simProblem changed an unquoted message to %q", got)
 	}
 }
+
+func TestBoolFlag(t *testing.T) {
+	tests := []struct {
+		args []string
+		want bool
+		err  string
+	}{
+		{nil, false, ""},
+		{[]string{"--on"}, true, ""},
+		{[]string{"-on=true"}, true, ""},
+		{[]string{"--on=false"}, false, ""},
+		{[]string{"--on=maybe"}, false, `--on "maybe": not true or false`},
+		{[]string{"--on", "false"}, false, `unexpected argument "false": --on takes no value; write --on, or --on=false`},
+		{[]string{"on"}, false, `unexpected argument "on": flags start with a dash, as in --on`},
+		{[]string{"--count", "2", "3"}, false, `unexpected argument "3": values follow their flag, as in --count 1`},
+	}
+	for _, tt := range tests {
+		f := newFlagSet("test", "Usage: test\n")
+		f.example = "--count 1"
+		f.Int("count", 0, "`n` things", nil)
+		on := f.Bool("on", "turn it `on`")
+		err := f.Parse(tt.args, io.Discard)
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("%q: %v", tt.args, err)
+		case tt.err != "" && (err == nil || err.Error() != tt.err):
+			t.Errorf("%q: error %v, want %s", tt.args, err, tt.err)
+		case err == nil && *on != tt.want:
+			t.Errorf("%q: %v, want %v", tt.args, *on, tt.want)
+		}
+	}
+	var out strings.Builder
+	f := newFlagSet("test", "Usage: test\n")
+	f.Bool("on", "turn it on")
+	if err := f.Parse([]string{"--help"}, &out); !errors.Is(err, flag.ErrHelp) || !strings.Contains(out.String(), "  --on  turn it on\n") {
+		t.Errorf("usage %q, want --on without a value or default", out.String())
+	}
+}

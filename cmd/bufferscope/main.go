@@ -16,14 +16,20 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 type command struct {
 	name    string
 	summary string // one line for the command list
-	// main parses args and does the work, printing its result to stdout. It returns
-	// flag.ErrHelp after printing its usage for --help, and a *usageError for bad input.
-	main func(args []string, stdout io.Writer) error
+	// flags returns the command's flags, for hints that name the command a flag belongs to.
+	flags func() *flagSet
+	// main parses args and does the work, printing its result to stdout and any progress to
+	// stderr. It returns flag.ErrHelp after printing its usage for --help, and a *usageError
+	// for bad input.
+	main func(args []string, stdout, stderr io.Writer) error
 }
 
 // commands are the subcommands, in the order the usage lists them.
 var commands = []command{
-	{"run", "run the free-play workload and print its counters", runMain},
+	{"run", "run the free-play workload and print its counters",
+		func() *flagSet { return newRunFlags().flagSet }, runMain},
+	{"drop", "replay dropping relations' buffers under each drop policy",
+		func() *flagSet { return newDropFlags().flagSet }, dropMain},
 }
 
 // run is the whole command, given its arguments without the program name. It returns the
@@ -46,12 +52,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	i := slices.IndexFunc(commands, func(c command) bool { return c.name == name })
 	switch {
 	case i < 0 && strings.HasPrefix(name, "-"):
-		return fail(stderr, "", fmt.Sprintf("unknown flag %s: flags follow a command, as in 'bufferscope run --steps 1000'", name))
+		msg := fmt.Sprintf("unknown flag %s: flags follow a command, as in 'bufferscope run --steps 1000'", name)
+		if owners := flagOwners(name); owners != "" {
+			msg = fmt.Sprintf("unknown flag %s: flags follow a command, and --%s is a flag of %s", name, flagName(name), owners)
+		}
+		return fail(stderr, "", msg)
 	case i < 0:
-		return fail(stderr, "", fmt.Sprintf("unknown command %q", name))
+		msg := fmt.Sprintf("unknown command %q", name)
+		if owners := flagOwners(name); owners != "" {
+			msg += fmt.Sprintf("; --%s is a flag of %s", flagName(name), owners)
+		}
+		return fail(stderr, "", msg)
 	}
 	c := commands[i]
-	err := c.main(rest, stdout)
+	err := c.main(rest, stdout, stderr)
 	var bad *usageError
 	switch {
 	case err == nil || errors.Is(err, flag.ErrHelp):
@@ -61,6 +75,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "bufferscope %s: %v\n", c.name, err)
 	return 1
+}
+
+// flagName returns the flag an argument names, without dashes or =value: "steps" for
+// "--steps=10".
+func flagName(arg string) string {
+	name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	return name
+}
+
+// flagOwners names the commands that have the flag arg names, as "'bufferscope run' and
+// 'bufferscope drop'", or returns "" if none has it.
+func flagOwners(arg string) string {
+	name := flagName(arg)
+	var owners []string
+	for _, c := range commands {
+		if name != "" && c.flags().fs.Lookup(name) != nil {
+			owners = append(owners, "'bufferscope "+c.name+"'")
+		}
+	}
+	return andList(owners)
 }
 
 // fail prints a usage error of subcommand cmd ("" for bufferscope itself) and a hint to ask

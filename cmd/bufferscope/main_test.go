@@ -78,7 +78,11 @@ func TestUnknownCommand(t *testing.T) {
 		"Run 'bufferscope --help' for usage.")
 	checkUsageError(t, invoke("help", "run", "extra"), "bufferscope: ", `help takes one command name`,
 		"Run 'bufferscope --help' for usage.")
-	checkUsageError(t, invoke("--steps", "1"), "bufferscope: ", "unknown flag --steps",
+	checkUsageError(t, invoke("--steps", "1"), "bufferscope: ",
+		"unknown flag --steps: flags follow a command, and --steps is a flag of 'bufferscope run'",
+		"Run 'bufferscope --help' for usage.")
+	checkUsageError(t, invoke("--frob"), "bufferscope: ",
+		"unknown flag --frob: flags follow a command, as in 'bufferscope run --steps 1000'",
 		"Run 'bufferscope --help' for usage.")
 }
 
@@ -102,9 +106,14 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("pipe closed") }
 
 func TestWriteFailureExitsOne(t *testing.T) {
-	var errs strings.Builder
-	code := run([]string{"run", "--shared-buffers", "1MB", "--steps", "10"}, failingWriter{}, &errs)
-	if code != 1 || errs.String() != "bufferscope run: pipe closed\n" {
-		t.Errorf("status %d, stderr %q; want 1 and the write error", code, errs.String())
+	for _, args := range [][]string{
+		{"run", "--shared-buffers", "1MB", "--steps", "10"},
+		{"drop", "--shared-buffers", "1MB", "--tables", "1x1"},
+	} {
+		var errs strings.Builder
+		code := run(args, failingWriter{}, &errs)
+		if want := "bufferscope " + args[0] + ": pipe closed\n"; code != 1 || errs.String() != want {
+			t.Errorf("%q: status %d, stderr %q; want 1 and the write error", args, code, errs.String())
+		}
 	}
 }

@@ -56,6 +56,7 @@ type runFlags struct {
 func newRunFlags() *runFlags {
 	def := sim.DefaultWorkload(sim.MinNBuffers)
 	f := &runFlags{flagSet: newFlagSet("run", runAbout)}
+	f.example = "--steps 1000"
 	f.sizes = f.List("shared-buffers", sim.DefaultSharedBuffers,
 		"`sizes` of shared_buffers, comma-separated, 128kB to 100GB; one row each",
 		func(s string) error {
@@ -159,7 +160,7 @@ var runColumns = []struct {
 
 // runMain is bufferscope run. It checks every size's configuration before running any, so
 // a bad value fails at once, then runs the sizes in turn and prints the table.
-func runMain(args []string, stdout io.Writer) error {
+func runMain(args []string, stdout, _ io.Writer) error {
 	f := newRunFlags()
 	if err := f.Parse(args, stdout); err != nil {
 		return err
