@@ -70,7 +70,7 @@ type RecoveryCmd struct{ On bool }
 // DropPolicyCmd sets the drop policy and threshold (0: NBuffers/32).
 type DropPolicyCmd struct {
 	Policy    DropPolicy
-	Threshold uint64
+	Threshold Threshold
 }
 
 // DropRelCmd runs DropRelationBuffers on some forks of a relation from first blocks.
@@ -136,8 +136,8 @@ func (c RecoveryCmd) String() string {
 }
 
 func (c DropPolicyCmd) String() string {
-	if c.Threshold > 0 {
-		return fmt.Sprintf("droppolicy %s threshold=%d", c.Policy, c.Threshold)
+	if c.Threshold != (Threshold{}) {
+		return fmt.Sprintf("droppolicy %s threshold=%s", c.Policy, c.Threshold)
 	}
 	return "droppolicy " + c.Policy.String()
 }
@@ -208,7 +208,7 @@ func (c PageCmd) resolve(s *Sim) (*Backend, BufferTag, error) {
 	if err != nil {
 		return nil, BufferTag{}, err
 	}
-	ri := s.Pool.cat.byName(c.Rel)
+	ri := s.Pool.cat.lookupName(c.Rel)
 	if ri < 0 {
 		return nil, BufferTag{}, fmt.Errorf("relation %q does not exist", c.Rel)
 	}
@@ -323,7 +323,7 @@ func (c DropPolicyCmd) apply(s *Sim) error {
 }
 
 func (c DropRelCmd) apply(s *Sim) error {
-	ri := s.Pool.cat.byName(c.Rel)
+	ri := s.Pool.cat.lookupName(c.Rel)
 	if ri < 0 {
 		return fmt.Errorf("relation %q does not exist", c.Rel)
 	}
@@ -338,7 +338,7 @@ func (c DropRelCmd) apply(s *Sim) error {
 func (c DropAllCmd) apply(s *Sim) error {
 	var rels []*Relation
 	for _, name := range c.Rels {
-		ri := s.Pool.cat.byName(name)
+		ri := s.Pool.cat.lookupName(name)
 		if ri < 0 {
 			return fmt.Errorf("relation %q does not exist", name)
 		}
@@ -518,11 +518,11 @@ func ParseCommand(line string) (Command, error) {
 		c := DropPolicyCmd{Policy: pol}
 		if len(args) == 2 {
 			k, v, _ := strings.Cut(args[1], "=")
-			n, err := strconv.ParseUint(v, 10, 64)
+			t, err := ParseThreshold(v)
 			if k != "threshold" || err != nil {
-				return nil, fmt.Errorf("droppolicy: %q is not threshold=N", args[1])
+				return nil, fmt.Errorf("droppolicy: %q is not threshold=N or threshold=NB/k", args[1])
 			}
-			c.Threshold = n
+			c.Threshold = t
 		}
 		return c, nil
 	case "droprel":

@@ -70,18 +70,13 @@ func (d DropPath) String() string {
 // DropSettings are the pool's settings for dropping buffers.
 type DropSettings struct {
 	Policy DropPolicy
-	// Threshold overrides BUF_DROP_FULL_SCAN_THRESHOLD in blocks; zero means NBuffers/32.
-	Threshold uint64
+	// Threshold replaces BUF_DROP_FULL_SCAN_THRESHOLD; the zero value is NBuffers/32.
+	Threshold Threshold
 }
 
 // BufDropFullScanThreshold mirrors BUF_DROP_FULL_SCAN_THRESHOLD: (uint64) NBuffers/32 unless
 // the settings give another value.
-func (p *Pool) BufDropFullScanThreshold() uint64 {
-	if p.Drop.Threshold > 0 {
-		return p.Drop.Threshold
-	}
-	return uint64(p.NBuffers / 32)
-}
+func (p *Pool) BufDropFullScanThreshold() uint64 { return p.Drop.Threshold.Resolve(p.NBuffers) }
 
 // smgrnblocksCached mirrors smgrnblocks_cached: a fork's size when it is cached and the
 // process is in recovery, and InvalidBlockNumber otherwise — always, on a primary.

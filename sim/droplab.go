@@ -74,18 +74,18 @@ func ParseTableGroups(s string) ([]TableGroup, error) {
 		c, b, ok := strings.Cut(strings.TrimSpace(part), "x")
 		count, err := strconv.Atoi(c)
 		if !ok || err != nil || count < 1 {
-			return nil, fmt.Errorf("%q is not COUNTxBLOCKS, like 1000x1 or 1xNB/32", part)
+			return nil, &ValueError{Value: part, Problem: "not COUNTxBLOCKS, like 1000x1 or 1xNB/32"}
 		}
 		g := TableGroup{Count: count}
 		if k, rel := strings.CutPrefix(b, "NB/"); rel {
 			if g.Divisor, err = strconv.Atoi(k); err != nil || g.Divisor < 1 {
-				return nil, fmt.Errorf("%q: NB/k needs a whole k ≥ 1", part)
+				return nil, &ValueError{Value: part, Problem: "not COUNTxNB/k with a whole k ≥ 1"}
 			}
 		} else if g.Blocks, err = strconv.Atoi(b); err != nil || g.Blocks < 1 || g.Blocks > 1<<30 {
-			return nil, fmt.Errorf("%q: blocks must be a whole number from 1 to 2^30, or NB/k", part)
+			return nil, &ValueError{Value: part, Problem: "not COUNTxBLOCKS with BLOCKS from 1 to 2^30 or NB/k"}
 		}
 		if total += count; total > MaxDropRelations {
-			return nil, fmt.Errorf("at most %d relations in all", MaxDropRelations)
+			return nil, &ValueError{Value: s, Problem: fmt.Sprintf("more than %d relations in all", MaxDropRelations)}
 		}
 		gs = append(gs, g)
 	}
@@ -105,7 +105,7 @@ type DropExperiment struct {
 	SingleXact  bool // all relations in one transaction (VACUUM always runs one per relation)
 	InRecovery  bool // a standby replaying the primary's WAL; false: the primary itself
 	Policy      DropPolicy
-	Threshold   uint64 // 0: NBuffers/32
+	Threshold   Threshold // the zero value is NBuffers/32
 	Cost        CostModel
 	MaxReplayed int // refuse experiments that would replay more page records than this; 0: no limit
 }
@@ -179,6 +179,9 @@ func RunDropExperiment(e DropExperiment, policies ...DropPolicy) ([]DropExperime
 // prepareDropPool builds and fills the pool of an experiment and returns it with the
 // experiment's relations.
 func prepareDropPool(e DropExperiment) (*Pool, []*Relation, error) {
+	if e.Op == OpVacuum && e.SingleXact {
+		return nil, nil, fmt.Errorf("VACUUM cannot run inside a transaction block: it takes one per relation")
+	}
 	p, err := NewPool(e.NBuffers, 17, e.Cost)
 	if err != nil {
 		return nil, nil, err
@@ -268,12 +271,18 @@ func (p *Pool) clone(rels []*Relation) (*Pool, []*Relation) {
 	t.slots = slices.Clone(p.table.slots)
 	c.table = &t
 	c.events = nil
-	c.cat = catalog{index: maps.Clone(p.cat.index)}
+	c.cat = catalog{index: maps.Clone(p.cat.index), byName: maps.Clone(p.cat.byName)}
 	copies := make(map[*Relation]*Relation, len(p.cat.rels))
 	for _, r := range p.cat.rels {
 		rc := *r
-		for f := range rc.diskLSN {
-			rc.diskLSN[f] = slices.Clone(r.diskLSN[f])
+		for f, chunks := range r.diskLSN {
+			rc.diskLSN[f] = make([]*[lsnChunk]LSN, len(chunks))
+			for i, c := range chunks {
+				if c != nil {
+					cc := *c
+					rc.diskLSN[f][i] = &cc
+				}
+			}
 		}
 		copies[r] = &rc
 		c.cat.rels = append(c.cat.rels, &rc)

@@ -7,7 +7,8 @@ import (
 )
 
 // Threshold is a number of blocks given absolutely or relative to the pool (NB/k), as the
-// drop lab's threshold is. The zero value means PostgreSQL's NBuffers/32.
+// drop lab's threshold is. The zero value means PostgreSQL's NBuffers/32; NB/k resolves to
+// zero blocks when k exceeds NBuffers, and then no drop takes the lookup path.
 type Threshold struct {
 	Blocks  uint64
 	Divisor int
@@ -90,7 +91,7 @@ func ParseDropParams(values map[string]string) (DropParams, []*ParamError) {
 	}
 	if v, ok := values["tables"]; ok {
 		if t, err := ParseTableGroups(v); err != nil {
-			bad("tables", err.Error(), DefaultDropTables)
+			bad("tables", err.(*ValueError).Problem, DefaultDropTables)
 		} else {
 			p.Tables = t
 		}
@@ -132,6 +133,10 @@ func ParseDropParams(values map[string]string) (DropParams, []*ParamError) {
 			p.Threshold = t
 		}
 	}
+	if p.Op == OpVacuum && p.SingleXact {
+		p.SingleXact = false
+		errs = append(errs, &ParamError{Key: "transactions", Value: values["transactions"], Problem: "VACUUM cannot run inside a transaction block", Used: "per-relation"})
+	}
 	return p, errs
 }
 
@@ -139,6 +144,6 @@ func ParseDropParams(values map[string]string) (DropParams, []*ParamError) {
 func (p DropParams) Experiment() DropExperiment {
 	return DropExperiment{
 		NBuffers: p.NBuffers, Tables: p.Tables, Op: p.Op, SingleXact: p.SingleXact,
-		InRecovery: p.InRecovery, Policy: p.Policy, Threshold: p.Threshold.Resolve(p.NBuffers),
+		InRecovery: p.InRecovery, Policy: p.Policy, Threshold: p.Threshold,
 	}
 }

@@ -5,15 +5,15 @@ import "testing"
 // TestParseDropParams checks that good values are read and bad ones fall back with a message.
 func TestParseDropParams(t *testing.T) {
 	p, errs := ParseDropParams(map[string]string{
-		"shared_buffers": "1GB", "tables": "1xNB/32,10x5", "op": "vacuum", "transactions": "single",
+		"shared_buffers": "1GB", "tables": "1xNB/32,10x5", "op": "truncate", "transactions": "single",
 		"mode": "primary", "policy": "lookup", "threshold": "NB/16",
 	})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	e := p.Experiment()
-	if e.NBuffers != 131072 || len(e.Tables) != 2 || e.Tables[0].Resolve(e.NBuffers) != 4096 || e.Op != OpVacuum ||
-		!e.SingleXact || e.InRecovery || p.Policy != DropLookup || e.Threshold != 8192 {
+	if e.NBuffers != 131072 || len(e.Tables) != 2 || e.Tables[0].Resolve(e.NBuffers) != 4096 || e.Op != OpTruncate ||
+		!e.SingleXact || e.InRecovery || p.Policy != DropLookup || e.Threshold.Resolve(e.NBuffers) != 8192 {
 		t.Fatalf("read %+v as %+v", p, e)
 	}
 	_, errs = ParseDropParams(map[string]string{

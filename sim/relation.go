@@ -16,7 +16,7 @@ type Relation struct {
 	// startup process has asked for the fork's size (smgrnblocks, smgrextend, smgrtruncate)
 	// during recovery. smgrnblocks_cached uses it only while InRecovery.
 	SizeCached [MaxForkNum + 1]bool
-	diskLSN    [MaxForkNum + 1][]LSN
+	diskLSN    [MaxForkNum + 1][]*[lsnChunk]LSN
 }
 
 // exists mirrors smgrexists: the main fork always exists, the others once they have blocks.
@@ -32,25 +32,25 @@ const (
 
 // catalog holds the relations known to a pool and finds them by locator.
 type catalog struct {
-	rels  []*Relation
-	index map[RelFileLocator]int32
+	rels   []*Relation
+	index  map[RelFileLocator]int32
+	byName map[string]int32
 }
 
 // add registers r and returns its index, or an error if its locator or name is taken.
 func (c *catalog) add(r *Relation) (int, error) {
 	if c.index == nil {
-		c.index = make(map[RelFileLocator]int32)
+		c.index, c.byName = make(map[RelFileLocator]int32), make(map[string]int32)
 	}
 	if _, ok := c.index[r.Locator]; ok {
 		return 0, fmt.Errorf("relation %d already exists", r.Locator.RelNumber)
 	}
-	for _, o := range c.rels {
-		if o.Name == r.Name {
-			return 0, fmt.Errorf("relation %q already exists", r.Name)
-		}
+	if _, ok := c.byName[r.Name]; ok {
+		return 0, fmt.Errorf("relation %q already exists", r.Name)
 	}
 	c.rels = append(c.rels, r)
 	c.index[r.Locator] = int32(len(c.rels) - 1)
+	c.byName[r.Name] = int32(len(c.rels) - 1)
 	return len(c.rels) - 1, nil
 }
 
@@ -62,31 +62,34 @@ func (c *catalog) lookup(l RelFileLocator) int {
 	return -1
 }
 
-// byName returns the index of the relation called name, or -1.
-func (c *catalog) byName(name string) int {
-	for i, r := range c.rels {
-		if r.Name == name {
-			return i
-		}
+// lookupName returns the index of the relation called name, or -1.
+func (c *catalog) lookupName(name string) int {
+	if i, ok := c.byName[name]; ok {
+		return int(i)
 	}
 	return -1
 }
 
+// lsnChunk is how many page LSNs one chunk of the simulated disk holds.
+const lsnChunk = 4096
+
 // pageLSN returns the LSN stored on disk for a page: zero for a page never written.
 func (r *Relation) pageLSN(f ForkNumber, b BlockNumber) LSN {
-	if s := r.diskLSN[f]; int(b) < len(s) {
-		return s[b]
+	if s := r.diskLSN[f]; int(b/lsnChunk) < len(s) && s[b/lsnChunk] != nil {
+		return s[b/lsnChunk][b%lsnChunk]
 	}
 	return 0
 }
 
-// setPageLSN records the LSN a page carried when it was written.
+// setPageLSN records the LSN a page carried when it was written. The disk is kept in chunks
+// allocated on first write, so memory follows the pages written, not the relation's size.
 func (r *Relation) setPageLSN(f ForkNumber, b BlockNumber, lsn LSN) {
-	s := r.diskLSN[f]
-	if int(b) >= len(s) {
-		n := max(int(b)+1, int(r.NBlocks[f]), 2*len(s))
-		s = append(s, make([]LSN, n-len(s))...)
-		r.diskLSN[f] = s
+	c := int(b / lsnChunk)
+	if c >= len(r.diskLSN[f]) {
+		r.diskLSN[f] = append(r.diskLSN[f], make([]*[lsnChunk]LSN, c+1-len(r.diskLSN[f]))...)
 	}
-	s[b] = lsn
+	if r.diskLSN[f][c] == nil {
+		r.diskLSN[f][c] = new([lsnChunk]LSN)
+	}
+	r.diskLSN[f][c][b%lsnChunk] = lsn
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/bufferscope/bufferscope/sim"
@@ -102,7 +100,7 @@ func newDropFlags() *dropFlags {
 		func(s string) error {
 			_, err := sim.ParseTableGroups(s)
 			if err != nil {
-				return groupProblem(s, err)
+				return simProblem(err)
 			}
 			return nil
 		})
@@ -152,18 +150,6 @@ func newDropFlags() *dropFlags {
 		"run the experiments behind the published measurements instead and print them "+
 			"beside the simulation; exit 1 if a target fails")
 	return f
-}
-
-// groupProblem returns what sim.ParseTableGroups found wrong with group, without the group
-// itself, which its messages quote first, so the message can name the flag first.
-func groupProblem(group string, err error) error {
-	q := strconv.Quote(group)
-	for _, sep := range []string{" is ", ": "} {
-		if rest, ok := strings.CutPrefix(err.Error(), q+sep); ok {
-			return errors.New(rest)
-		}
-	}
-	return err
 }
 
 // dropRun is one size of a drop experiment: the size as the command line wrote it and the
@@ -216,7 +202,7 @@ func (f *dropFlags) experiments() ([]dropRun, error) {
 			// A threshold of NB/k can come to 0 blocks in a small pool, which DropExperiment
 			// would read as NBuffers/32. Every drop here drops at least one block, so a
 			// threshold of 1 chooses the path exactly as 0 would: the scan, always.
-			Threshold: max(f.threshold.Resolve(n), 1),
+			Threshold: f.threshold,
 		}})
 	}
 	return runs, nil
