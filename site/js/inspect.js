@@ -1,0 +1,129 @@
+// Buffer details: the tooltip (#tooltip) that follows the pointer over the grid, and the
+// inspector panel, which keeps showing the buffer the reader clicked, tapped or typed.
+
+import { count } from './format.js';
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+// describe renders what bufferscope.inspect or .buffer returned as nodes. Every value is
+// set as text: relation names come from commands and are not trusted as HTML.
+export function describe(info) {
+  const frag = document.createDocumentFragment();
+  const g = info.group;
+  if (g) {
+    frag.append(el('p', `${count(g.count)} buffers from ${count(g.first)}, one pixel`, 'info-title'));
+    const dl = el('dl');
+    const row = (k, v) => dl.append(el('dt', k), el('dd', v));
+    row('Mostly', g.relation ? `${g.relation} (${count(g.relationCount)})` : 'empty');
+    row('Empty', count(g.empty));
+    row('Dirty', count(g.dirty));
+    row('Pinned', count(g.pinned));
+    row('Usage count 0', count(g.usage0));
+    frag.append(dl, el('p', 'First buffer of the block:', 'muted small'));
+  }
+  frag.append(el('p', `Buffer ${count(info.buffer)}`, g ? '' : 'info-title'));
+  const dl = el('dl');
+  const row = (k, v, mono) => dl.append(el('dt', k), el('dd', v, mono ? 'mono' : ''));
+  if (info.empty) {
+    row('Page', 'none: the buffer is empty');
+  } else {
+    row('Page', info.tag, true);
+  }
+  row('Flags', info.flags.length ? info.flags.join(' ') : 'none', true);
+  row('Usage count', `${info.usage} of 5`);
+  row('Pins', info.pins ? `${info.pins} (${info.pinnedBy.join(', ')})` : '0');
+  row('Page LSN', info.lsn, true);
+  frag.append(dl);
+  return frag;
+}
+
+// Tooltip shows buffer details next to the pointer.
+export class Tooltip {
+  constructor() {
+    this.node = $('tooltip');
+  }
+
+  // show places the tooltip near client point (x, y) with info, or hides it for null.
+  show(info, x, y) {
+    if (!info) {
+      this.hide();
+      return;
+    }
+    this.node.replaceChildren(describe(info));
+    this.node.hidden = false;
+    const r = this.node.getBoundingClientRect();
+    const pad = 14;
+    let left = x + pad;
+    let top = y + pad;
+    if (left + r.width > innerWidth - 8) left = Math.max(8, x - pad - r.width);
+    if (top + r.height > innerHeight - 8) top = Math.max(8, y - pad - r.height);
+    this.node.style.left = `${left}px`;
+    this.node.style.top = `${top}px`;
+  }
+
+  hide() {
+    this.node.hidden = true;
+  }
+
+  get visible() {
+    return !this.node.hidden;
+  }
+}
+
+// Inspector is the panel that follows one chosen buffer while the simulation runs.
+export class Inspector {
+  constructor(bs) {
+    this.bs = bs;
+    this.id = null;
+    this.input = $('inspect-buffer');
+    this.out = $('inspector');
+    this.input.addEventListener('change', () => {
+      const v = this.input.value.trim();
+      this.select(v === '' ? null : Number(v));
+    });
+  }
+
+  // select follows buffer id (null for none) and rings it in the grid.
+  select(id) {
+    const n = this.bs.stats().nbuffers;
+    if (id !== null && !(Number.isInteger(id) && id >= 0 && id < n)) {
+      this.out.replaceChildren(el('p', `There is no buffer ${this.input.value}: this pool has buffers 0 to ${count(n - 1)}.`, 'muted'));
+      this.id = null;
+      this.bs.highlight(null);
+      this.input.classList.add('invalid');
+      return;
+    }
+    this.input.classList.remove('invalid');
+    this.id = id;
+    this.input.value = id === null ? '' : String(id);
+    this.bs.highlight(id);
+    this.refresh();
+  }
+
+  // refresh redraws the details of the followed buffer.
+  refresh() {
+    if (this.id === null) {
+      this.out.replaceChildren(el('p', 'Click a cell, or type a buffer number.', 'muted'));
+      return;
+    }
+    const info = this.bs.buffer(this.id);
+    if (!info || info.ok === false) {
+      this.select(null);
+      return;
+    }
+    this.out.replaceChildren(describe(info));
+  }
+
+  // clear stops following, after the pool was rebuilt.
+  clear() {
+    this.input.max = String(Math.max(0, this.bs.stats().nbuffers - 1));
+    this.select(null);
+  }
+}

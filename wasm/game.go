@@ -1,0 +1,133 @@
+//go:build js
+
+package main
+
+import (
+	"fmt"
+	"image"
+	"runtime/debug"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// game adapts the App to Ebiten's loop, as in Ebiten's examples/life: Update advances
+// playback and repaints the one reused pixel buffer, uploading it with WritePixels only when
+// it changed; Draw copies that image to the screen and holds no logic; Layout makes the
+// screen the canvas's size in CSS pixels, and Ebiten scales it to device pixels.
+type game struct {
+	app    *App
+	bridge *bridge
+	img    *ebiten.Image
+	fresh  bool // img holds pixels the screen has not shown yet
+	frames int  // frames drawn with new pixels; the page waits for the first
+	w, h   int  // canvas size Layout last reported
+	opts   ebiten.DrawImageOptions
+	rect   []byte // reused buffer for uploading one damaged rectangle
+	timing timing
+}
+
+// timing measures the Go time Update spends, in total and painting, averaged over about a
+// second, for the stats (and for the reader curious why a 100 GB pool plays slowly).
+type timing struct {
+	update, paint time.Duration // sums over the current window
+	n             int
+	start         time.Time
+	updateMs      float64 // averages over the last full window
+	paintMs       float64
+}
+
+func (t *timing) add(update, paint time.Duration) {
+	now := time.Now()
+	if t.start.IsZero() {
+		t.start = now
+	}
+	t.update += update
+	t.paint += paint
+	t.n++
+	if now.Sub(t.start) >= time.Second {
+		t.updateMs = float64(t.update) / float64(t.n) / 1e6
+		t.paintMs = float64(t.paint) / float64(t.n) / 1e6
+		*t = timing{start: now, updateMs: t.updateMs, paintMs: t.paintMs}
+	}
+}
+
+// theGame is the one game, for the bridge's frame count.
+var theGame *game
+
+func newGame(a *App) *game {
+	g := &game{app: a}
+	// Copy, not blend: transparent gaps must replace what the screen held, since the
+	// screen is not cleared between frames.
+	g.opts.Blend = ebiten.BlendCopy
+	return g
+}
+
+// Update runs once per tick (60 per second). A panic in the simulation or the painter
+// pauses playback and is reported instead of stopping the app.
+func (g *game) Update() error {
+	defer func() {
+		if r := recover(); r != nil {
+			consoleError(fmt.Sprintf("bufferscope: tick failed: %v\n%s", r, debug.Stack()))
+			g.app.fail(fmt.Errorf("internal error: %v", r))
+		}
+	}()
+	a := g.app
+	t0 := time.Now()
+	a.view.resize(g.w, g.h)
+	a.tick()
+	t1 := time.Now()
+	if a.view.paint(a.sim.Pool.ClockHand()) {
+		g.upload()
+		g.fresh = true
+	}
+	g.timing.add(time.Since(t0), time.Since(t1))
+	g.bridge.tick()
+	return nil
+}
+
+// maxUploadRects is how many damaged rectangles are uploaded one by one; past it the whole
+// image is.
+const maxUploadRects = 256
+
+// upload sends the repainted pixels to the image: the damaged rectangles, or all of them.
+func (g *game) upload() {
+	p := &g.app.view.painter
+	w, h := p.Size()
+	if g.img == nil || g.img.Bounds().Dx() != w || g.img.Bounds().Dy() != h {
+		if g.img != nil {
+			g.img.Deallocate()
+		}
+		g.img = ebiten.NewImage(w, h)
+		p.TakeDamage()
+		g.img.WritePixels(p.Bytes())
+		return
+	}
+	full, rects := p.TakeDamage()
+	if full || len(rects) > maxUploadRects {
+		g.img.WritePixels(p.Bytes())
+		return
+	}
+	for _, r := range rects {
+		g.rect = p.RectBytes(r, g.rect)
+		if len(g.rect) > 0 {
+			g.img.SubImage(image.Rect(r.X0, r.Y0, r.X1, r.Y1)).(*ebiten.Image).WritePixels(g.rect)
+		}
+	}
+}
+
+// Draw shows the latest pixels; when nothing changed it leaves the screen as it was.
+func (g *game) Draw(screen *ebiten.Image) {
+	if !g.fresh || g.img == nil {
+		return
+	}
+	screen.DrawImage(g.img, &g.opts)
+	g.fresh = false
+	g.frames++
+}
+
+// Layout makes the screen as large as the canvas's container in CSS pixels.
+func (g *game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	g.w, g.h = max(outsideWidth, 1), max(outsideHeight, 1)
+	return g.w, g.h
+}

@@ -1,0 +1,28 @@
+// Package grid turns a simulated buffer pool into pixels: where each buffer's cell lies for
+// a canvas size, zoom and pan (Layout), which buffer lies under a point (Layout.BufferAt),
+// what a cell looks like (Theme, Code), which buffers changed since the last frame
+// (Tracker) and the painting itself (Painter), including pools too large for one pixel per
+// buffer, whose pixels then stand for square blocks of buffers.
+//
+// The package knows nothing of Ebiten or the browser, so it runs and is tested natively and
+// under Node. The Ebiten app in package main feeds it once per frame and uploads what the
+// painter repainted with WritePixels:
+//
+//	var tr grid.Tracker
+//	tr.Reset(s, s.Pool.NBuffers, s.Pool.ClockHand())
+//	f := grid.Frame{Layout: grid.Fit(s.Pool.NBuffers, 900, 640), NumRel: len(s.Relations()), Theme: &grid.Light}
+//	var p grid.Painter
+//	for each frame {
+//		s.Step(n)
+//		tr.Note(s.Events(), nil)                  // or a *Flashes to flash reads and writes
+//		tr.Sync(s, s.Pool.ClockHand(), 1<<17)
+//		f.Codes, f.Hand = tr.Codes, s.Pool.ClockHand()
+//		if p.Update(&f) {                         // repaints only the cells that changed
+//			full, rects := p.TakeDamage()         // upload all, or just these rectangles
+//			...
+//		}
+//	}
+//
+// Coordinates are canvas pixels with the origin at the top left; the app paints at CSS
+// pixel resolution and lets Ebiten scale to device pixels.
+package grid

@@ -1,0 +1,120 @@
+package grid
+
+// FlashKind is what a flash shows happened to a buffer.
+type FlashKind uint8
+
+// The flashes the grid draws. A read glows over the whole cell; a write lights a ring, so the
+// two differ in shape as well as colour.
+const (
+	FlashRead  FlashKind = iota // a page was read into the buffer (after an eviction, once the pool is full)
+	FlashWrite                  // a dirty page was written out
+)
+
+// FlashTicks is how many ticks a flash lasts: 0.4 s at Ebiten's 60 ticks per second.
+const FlashTicks = 24
+
+// MaxFlashBuffers is the largest pool whose buffers flash. Larger pools are drawn many
+// buffers to a pixel, where flashes would only be noise.
+const MaxFlashBuffers = 131072
+
+// Flashes holds the fading flashes of recent events, one countdown per buffer and kind.
+// Only buffers with a flash in progress are visited by Tick. The zero value holds none;
+// Reset sizes it for a pool.
+type Flashes struct {
+	left   []uint16 // per buffer: read ticks in the low byte, write ticks in the high byte
+	active []int32  // buffers whose left is not zero, each once
+}
+
+// Reset clears every flash and sizes the table for n buffers, or turns flashes off when n is
+// above MaxFlashBuffers.
+func (f *Flashes) Reset(n int) {
+	f.active = f.active[:0]
+	if n > MaxFlashBuffers || n <= 0 {
+		f.left = nil
+		return
+	}
+	if cap(f.left) >= n {
+		f.left = f.left[:n]
+		clear(f.left)
+		return
+	}
+	f.left = make([]uint16, n)
+}
+
+// Enabled reports whether the pool is small enough to flash.
+func (f *Flashes) Enabled() bool { return f.left != nil }
+
+// Note starts (or restarts) a flash of kind on buffer id.
+func (f *Flashes) Note(kind FlashKind, id int) {
+	if id < 0 || id >= len(f.left) {
+		return
+	}
+	old := f.left[id]
+	if kind == FlashWrite {
+		f.left[id] = old&0x00FF | FlashTicks<<8
+	} else {
+		f.left[id] = old&0xFF00 | FlashTicks
+	}
+	if old == 0 {
+		f.active = append(f.active, int32(id))
+	}
+}
+
+// Tick ages every flash by one tick and forgets those that are over.
+func (f *Flashes) Tick() { f.Age(1) }
+
+// Age ages every flash by ticks ticks, for frames that come slower than 60 a second, and
+// forgets those that are over.
+func (f *Flashes) Age(ticks int) {
+	if ticks <= 0 {
+		return
+	}
+	t := uint16(min(ticks, FlashTicks))
+	keep := f.active[:0]
+	for _, id := range f.active {
+		v := f.left[id]
+		r, w := v&0xFF, v>>8
+		r -= min(r, t)
+		w -= min(w, t)
+		if v = w<<8 | r; v != 0 {
+			keep = append(keep, id)
+		}
+		f.left[id] = v
+	}
+	f.active = keep
+}
+
+// Active returns the number of buffers with a flash in progress.
+func (f *Flashes) Active() int { return len(f.active) }
+
+// FlashSteps is how many levels a flash fades through. A flashing cell is repainted only
+// when its level changes, not on every tick.
+const FlashSteps = 4
+
+// flashStep returns the level, 0 to FlashSteps, of a flash with ticks left.
+func flashStep(ticks uint16) uint16 { return (ticks*FlashSteps + FlashTicks - 1) / FlashTicks }
+
+// flashKey packs the levels of both kinds of flash of a countdown word; two words with the
+// same key look the same.
+func flashKey(v uint16) uint16 { return flashStep(v&0xFF) | flashStep(v>>8)<<8 }
+
+// Level returns how far into its fade each kind of flash on buffer id is: 1 when it just
+// started, 0 when there is none, in FlashSteps steps.
+func (f *Flashes) Level(id int) (read, write float64) {
+	if id < 0 || id >= len(f.left) {
+		return 0, 0
+	}
+	v := f.left[id]
+	return float64(flashStep(v&0xFF)) / FlashSteps, float64(flashStep(v>>8)) / FlashSteps
+}
+
+// Clear ends every flash at once.
+func (f *Flashes) Clear() {
+	for _, id := range f.active {
+		f.left[id] = 0
+	}
+	f.active = f.active[:0]
+}
+
+// flashStrength is how far towards Theme.Flash a cell glows when a read flash starts.
+const flashStrength = 0.6

@@ -1,0 +1,148 @@
+package grid
+
+import "github.com/bufferscope/bufferscope/sim"
+
+// EventCap is how many events sim keeps for one command (its maxEvents). A command that
+// reports this many may have dropped some, so the Tracker stops trusting events until it has
+// refreshed every buffer.
+const EventCap = 1 << 14
+
+// Tracked is the part of *sim.Sim a Tracker reads.
+type Tracked interface {
+	Snapshotter
+	Stats() sim.Stats
+}
+
+// Tracker keeps one Code per buffer in step with a simulation without copying the whole pool
+// every frame. After each command the app passes the command's events to Note; Sync then
+// re-encodes only the buffers those events name and the buffers the clock hand swept past
+// (the sweep lowers usage counts without events). When events may be missing, or so many
+// buffers changed that a full copy is cheaper, it refreshes the whole pool instead — in slices
+// of a budget per Sync, so a 100 GB pool never stalls a frame.
+type Tracker struct {
+	Codes []Code
+
+	r       Refresher
+	touched []int32
+	hand    int    // clock hand at the last Sync
+	passes  uint64 // Stats.SweepPasses at the last Sync
+	stale   bool   // a full refresh is in progress
+	cursor  int    // where the full refresh continues
+	changed bool   // some code may have changed since Changed was last called
+}
+
+// Reset sizes the codes for the simulation and refreshes all of them.
+func (t *Tracker) Reset(s Tracked, nbuffers, hand int) {
+	if cap(t.Codes) >= nbuffers {
+		t.Codes = t.Codes[:nbuffers]
+	} else {
+		t.Codes = make([]Code, nbuffers)
+	}
+	t.r.RefreshAll(s, t.Codes)
+	t.touched = t.touched[:0]
+	t.hand, t.passes = hand, s.Stats().SweepPasses
+	t.stale, t.cursor, t.changed = false, 0, true
+}
+
+// maxTouched is how many named buffers Sync copies one by one; past it, a full refresh
+// in budgeted slices is cheaper: a quarter of the pool, at least 1,024 and at most 65,536.
+func (t *Tracker) maxTouched() int { return min(max(len(t.Codes)/4, 1024), 1<<16) }
+
+// Note records the buffers a command's events name, and starts flashes for reads and writes
+// when flashes is not nil.
+func (t *Tracker) Note(events []sim.Event, flashes *Flashes) {
+	if len(events) >= EventCap {
+		t.stale = true
+	}
+	for i := range events {
+		e := &events[i]
+		if e.Buffer < 0 {
+			continue
+		}
+		if !t.stale {
+			t.touched = append(t.touched, e.Buffer)
+		}
+		if flashes != nil {
+			switch e.Kind {
+			case sim.EvRead:
+				flashes.Note(FlashRead, int(e.Buffer))
+			case sim.EvWrite:
+				flashes.Note(FlashWrite, int(e.Buffer))
+			}
+		}
+	}
+	if len(t.touched) > t.maxTouched() {
+		t.stale = true
+	}
+	if t.stale {
+		t.touched = t.touched[:0]
+	}
+}
+
+// Invalidate makes the next Syncs refresh every buffer, for changes that come without
+// events.
+func (t *Tracker) Invalidate() {
+	t.stale = true
+	t.touched = t.touched[:0]
+}
+
+// Sync brings the codes up to date with s, whose clock hand is now at hand. It copies at
+// most budget buffers of a full refresh per call; the buffers that events and the sweep
+// name are always copied.
+func (t *Tracker) Sync(s Tracked, hand, budget int) {
+	n := len(t.Codes)
+	if n == 0 {
+		return
+	}
+	passes := s.Stats().SweepPasses
+	swept := passes - t.passes
+	switch {
+	case swept == 0 && hand >= t.hand:
+		t.refresh(s, t.hand, hand-t.hand)
+	case swept == 1 && hand < t.hand:
+		t.refresh(s, t.hand, n-t.hand)
+		t.refresh(s, 0, hand)
+	default:
+		t.stale = true // the hand went all the way round
+	}
+	t.hand, t.passes = hand, passes
+	for _, id := range t.touched {
+		t.r.RefreshOne(s, t.Codes, int(id))
+	}
+	if len(t.touched) > 0 {
+		t.changed = true
+	}
+	t.touched = t.touched[:0]
+	if t.stale {
+		k := min(max(budget, 1), n-t.cursor)
+		t.r.Refresh(s, t.Codes, t.cursor, k)
+		t.cursor += k
+		t.changed = true
+		if t.cursor >= n {
+			t.stale, t.cursor = false, 0
+		}
+	}
+}
+
+func (t *Tracker) refresh(s Tracked, first, k int) {
+	if k <= 0 {
+		return
+	}
+	if k > t.maxTouched() {
+		t.stale = true
+		return
+	}
+	t.r.Refresh(s, t.Codes, first, k)
+	t.changed = true
+}
+
+// Pending reports whether a full refresh is still under way.
+func (t *Tracker) Pending() bool { return t.stale }
+
+// Changed reports whether any code may have changed since the last call, and clears the
+// report.
+func (t *Tracker) Changed() bool {
+	c := t.changed
+	t.changed = false
+	return c
+}

@@ -1,0 +1,101 @@
+package grid
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/bufferscope/bufferscope/sim"
+)
+
+// TestTrackerMatchesAFullCopy runs simulations in uneven slices, keeping codes with a
+// Tracker, and compares them after every Sync with a fresh copy of the whole pool.
+func TestTrackerMatchesAFullCopy(t *testing.T) {
+	for _, tc := range []struct {
+		nbuffers int
+		version  sim.Version
+		slices   []int
+	}{
+		{16, 17, []int{1, 1, 2, 3, 5, 8, 13, 100, 1000}},
+		{128, 19, []int{1, 7, 50, 300, 2000, 1, 1}},
+		{1024, 17, []int{10, 100, 1000, 5000, 3, 20000}},
+		{16384, 16, []int{100, 2048, 2048, 2048, 9000}},
+	} {
+		t.Run(fmt.Sprintf("n=%d/PG%d", tc.nbuffers, tc.version), func(t *testing.T) {
+			s, err := sim.New(sim.Config{NBuffers: tc.nbuffers, Version: tc.version, Seed: 9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tr Tracker
+			var fl Flashes
+			fl.Reset(tc.nbuffers)
+			tr.Reset(s, tc.nbuffers, s.Pool.ClockHand())
+			want := make([]Code, tc.nbuffers)
+			var r Refresher
+			for i, k := range tc.slices {
+				// Step as the app does: chunks small enough that no events are dropped.
+				for k > 0 {
+					c := min(k, 2048)
+					if err := s.Step(c); err != nil {
+						t.Fatal(err)
+					}
+					tr.Note(s.Events(), &fl)
+					k -= c
+				}
+				if i == 3 {
+					if err := s.Apply(sim.CheckpointCmd{}); err != nil {
+						t.Fatal(err)
+					}
+					tr.Note(s.Events(), &fl)
+				}
+				for {
+					tr.Sync(s, s.Pool.ClockHand(), tc.nbuffers/3+1)
+					if !tr.Pending() {
+						break
+					}
+				}
+				r.RefreshAll(s, want)
+				for id := range want {
+					if tr.Codes[id] != want[id] {
+						t.Fatalf("after slice %d: buffer %d tracked %#x, really %#x", i, id, uint16(tr.Codes[id]), uint16(want[id]))
+					}
+				}
+			}
+			if fl.Active() == 0 {
+				t.Error("no flashes were started")
+			}
+		})
+	}
+}
+
+func TestTrackerRefreshesInBudgetedSlices(t *testing.T) {
+	s, err := sim.New(sim.Config{NBuffers: 4096, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr Tracker
+	tr.Reset(s, 4096, s.Pool.ClockHand())
+	if !tr.Changed() || tr.Changed() {
+		t.Error("Changed must report the reset once")
+	}
+	s.Step(30000) // one command: more events than EventCap
+	tr.Note(s.Events(), nil)
+	if !tr.Pending() {
+		t.Fatal("a command with EventCap events must start a full refresh")
+	}
+	syncs := 0
+	for tr.Pending() {
+		tr.Sync(s, s.Pool.ClockHand(), 1000)
+		syncs++
+	}
+	if syncs != 5 {
+		t.Errorf("4096 buffers at 1000 per Sync took %d Syncs, want 5", syncs)
+	}
+	want := make([]Code, 4096)
+	var r Refresher
+	r.RefreshAll(s, want)
+	for id := range want {
+		if tr.Codes[id] != want[id] {
+			t.Fatalf("buffer %d differs after the full refresh", id)
+		}
+	}
+}

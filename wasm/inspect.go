@@ -1,0 +1,116 @@
+//go:build js
+
+package main
+
+import "github.com/bufferscope/bufferscope/sim"
+
+// bufferInfo is what hovering over a cell tells the reader about one buffer.
+type bufferInfo struct {
+	Buffer   int
+	Empty    bool
+	Tag      string // "pgbench_accounts/main/12"; empty for an empty buffer
+	Relation string
+	Fork     string
+	Block    uint32
+	Flags    []string
+	Usage    int
+	Pins     int
+	PinnedBy []string
+	LSN      string
+	Dirty    bool
+	Valid    bool
+	Group    *groupInfo // set when the cell stands for a block of buffers
+}
+
+// groupInfo summarises the Side×Side block of buffers one pixel stands for.
+type groupInfo struct {
+	First, Side, Count    int
+	Empty, Dirty, Pinned  int
+	Relation              string // the relation most of the block's buffers hold, or ""
+	RelationCount, Usage0 int    // how many buffers hold it; how many have usage count 0
+}
+
+// inspect describes buffer id, or reports false when there is no such buffer.
+func (a *App) inspect(id int) (bufferInfo, bool) {
+	s := a.sim
+	if id < 0 || id >= s.Pool.NBuffers {
+		return bufferInfo{}, false
+	}
+	var v [1]sim.BufferView
+	s.Snapshot(v[:], id)
+	bv := v[0]
+	st := bv.State
+	info := bufferInfo{
+		Buffer:   id,
+		Empty:    !st.Has(sim.BM_TAG_VALID),
+		Flags:    st.FlagNames(),
+		Usage:    st.UsageCount(),
+		Pins:     st.RefCount(),
+		PinnedBy: s.PinnedBy(id),
+		LSN:      bv.LSN.String(),
+		Dirty:    st.Has(sim.BM_DIRTY),
+		Valid:    st.Has(sim.BM_VALID),
+	}
+	if !info.Empty {
+		info.Tag = s.TagName(bv.Tag)
+		info.Fork = bv.Tag.Fork.String()
+		info.Block = uint32(bv.Tag.Block)
+		if rels := s.Relations(); bv.Rel >= 0 && int(bv.Rel) < len(rels) {
+			info.Relation = rels[bv.Rel].Name
+		}
+	}
+	return info, true
+}
+
+// inspectAt describes the buffer under canvas point (x, y), with a summary of its block
+// when a pixel stands for many buffers.
+func (a *App) inspectAt(x, y int) (bufferInfo, bool) {
+	l := a.view.layout
+	col, row, side, ok := l.BlockAt(x, y)
+	if !ok {
+		return bufferInfo{}, false
+	}
+	info, ok := a.inspect(row*l.Cols + col)
+	if !ok || side <= 1 {
+		return info, ok
+	}
+	g := &groupInfo{First: info.Buffer, Side: side}
+	counts := map[int]int{}
+	codes := a.view.tracker.Codes
+	for r := row; r < min(row+side, l.Rows); r++ {
+		for c := col; c < min(col+side, l.Cols); c++ {
+			id := r*l.Cols + c
+			if id >= len(codes) {
+				break
+			}
+			code := codes[id]
+			g.Count++
+			switch {
+			case code.Empty():
+				g.Empty++
+			default:
+				counts[code.Rel()]++
+				if code.Usage() == 0 {
+					g.Usage0++
+				}
+			}
+			if code.Dirty() {
+				g.Dirty++
+			}
+			if code.Pinned() {
+				g.Pinned++
+			}
+		}
+	}
+	best := -1
+	for rel, n := range counts {
+		if n > g.RelationCount || n == g.RelationCount && rel < best {
+			best, g.RelationCount = rel, n
+		}
+	}
+	if rels := a.sim.Relations(); best >= 0 && best < len(rels) {
+		g.Relation = rels[best].Name
+	}
+	info.Group = g
+	return info, true
+}

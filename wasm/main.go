@@ -1,0 +1,36 @@
+//go:build js
+
+// Command wasm is bufferscope's browser app: the shared buffer pool drawn by Ebiten as a
+// grid, one cell per buffer (or one pixel per block of buffers in very large pools), and the
+// JavaScript API the page's controls use (bridge_js.go, site/js/bufferscope.d.ts).
+//
+// The simulation is package sim; the pixels come from package grid; this package wires them
+// to Ebiten and the browser. Ebiten's browser port is written for a canvas that fills the
+// page: it sizes the canvas from document.body and reads pointer positions from the whole
+// window. The site's loader (site/js/host.js) therefore points document.body at the grid's
+// container while Go runs, and the page, not Ebiten, handles keyboard, pointer and wheel
+// input, calling the bridge's zoom, pan and inspect.
+//
+// Build with GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w -buildid=" ./wasm.
+package main
+
+import (
+	"fmt"
+
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+func main() {
+	a := newApp()
+	g := newGame(a)
+	theGame = g
+	g.bridge = installBridge(a, findHost())
+	ebiten.SetScreenClearedEveryFrame(false)
+	ebiten.SetRunnableOnUnfocused(true)
+	if err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{ScreenTransparent: true}); err != nil {
+		msg := fmt.Sprintf("The grid could not be drawn: %v", err)
+		consoleError("bufferscope: " + msg)
+		dispatch("bufferscope:error", map[string]any{"message": msg, "fatal": true})
+	}
+	select {} // keep the bridge answering
+}

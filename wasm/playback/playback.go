@@ -1,0 +1,137 @@
+// Package playback holds the pure parts of playing a simulation in real time: the speed
+// ladder the site's slider offers, the plain-word labels of speeds, and the Pacer that turns a
+// speed into whole simulation steps per tick. It knows nothing of Ebiten or the browser.
+package playback
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Max is the speed that runs as many steps as a frame's time budget allows.
+var Max = math.Inf(1)
+
+// MaxFinite is the fastest speed one can ask for in steps per second, short of Max.
+const MaxFinite = 1e7
+
+// Ladder is the speeds the slider offers, in steps per second: 1, 2, 5, 10, … 1M, then Max.
+var Ladder = func() []float64 {
+	var l []float64
+	for d := 1.0; d <= 1e6; d *= 10 {
+		l = append(l, d, 2*d, 5*d)
+	}
+	return append(l[:len(l)-2], Max) // stop at 1M
+}()
+
+// Default is the speed a page starts at; DefaultReduced is the calmer one for readers who
+// ask for reduced motion.
+const (
+	Default        = 1000.0
+	DefaultReduced = 100.0
+)
+
+// Label writes a speed in plain words: "1 step/s", "500 steps/s", "20,000 steps/s",
+// "1M steps/s", "max".
+func Label(speed float64) string {
+	switch {
+	case math.IsInf(speed, 1):
+		return "max"
+	case speed == 1:
+		return "1 step/s"
+	case speed >= 1e6 && math.Mod(speed, 1e5) == 0:
+		return strconv.FormatFloat(speed/1e6, 'f', -1, 64) + "M steps/s"
+	case speed >= 1000:
+		return group(int64(math.Round(speed))) + " steps/s"
+	}
+	return strconv.FormatFloat(speed, 'f', -1, 64) + " steps/s"
+}
+
+// group writes n with commas between groups of three digits.
+func group(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Clamp returns the speed to use for a request of x steps per second: x itself when
+// 0 < x ≤ MaxFinite or x is +Inf, otherwise the nearest allowed speed and a sentence saying
+// what was done.
+func Clamp(x float64) (float64, string) {
+	switch {
+	case math.IsInf(x, 1):
+		return Max, ""
+	case math.IsNaN(x) || x <= 0:
+		return Ladder[0], fmt.Sprintf("speed %v is not a positive number of steps per second; using %s", x, Label(Ladder[0]))
+	case x > MaxFinite:
+		return MaxFinite, fmt.Sprintf("speed %v is above %s; using %s", x, Label(MaxFinite), Label(MaxFinite))
+	}
+	return x, ""
+}
+
+// Parse reads a speed as a URL writes one: a number of steps per second, or "max".
+func Parse(s string) (float64, error) {
+	t := strings.TrimSpace(strings.ToLower(s))
+	if t == "max" || t == "infinity" {
+		return Max, nil
+	}
+	x, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(x) {
+		return 0, fmt.Errorf("speed %q is not a number of steps per second or max", s)
+	}
+	return x, nil
+}
+
+// Format writes a speed as Parse reads it back: "1000", "max".
+func Format(speed float64) string {
+	if math.IsInf(speed, 1) {
+		return "max"
+	}
+	return strconv.FormatFloat(speed, 'f', -1, 64)
+}
+
+// Nearest returns the index of the ladder step closest to speed on a logarithmic scale.
+func Nearest(speed float64) int {
+	if math.IsInf(speed, 1) {
+		return len(Ladder) - 1
+	}
+	best, bestD := 0, math.Inf(1)
+	for i, v := range Ladder[:len(Ladder)-1] {
+		if d := math.Abs(math.Log(v) - math.Log(max(speed, 1e-9))); d < bestD {
+			best, bestD = i, d
+		}
+	}
+	return best
+}
+
+// Pacer turns a speed in steps per second into whole steps per frame from the wall time that
+// passed, carrying fractions over, so 1 step/s runs one step a second whatever the frame
+// rate. The zero value is ready to use.
+type Pacer struct{ carry float64 }
+
+// MaxElapsed is the most wall time one call of Due accounts for: after a pause in frames (a
+// hidden tab, a slow frame) playback resumes instead of running a burst to catch up.
+const MaxElapsed = 0.25
+
+// Due returns the steps to run now at speed steps per second, elapsed seconds after the
+// last call. It must not be used for Max, whose steps are bounded by time instead.
+func (p *Pacer) Due(speed, elapsed float64) int {
+	if !(speed > 0) || math.IsInf(speed, 1) || !(elapsed > 0) {
+		return 0
+	}
+	p.carry += speed * min(elapsed, MaxElapsed)
+	n := math.Floor(p.carry)
+	p.carry -= n
+	return int(n)
+}
+
+// Drop forgets the fraction carried over, when steps that were due could not be run or the
+// speed changed.
+func (p *Pacer) Drop() { p.carry = 0 }
