@@ -1,0 +1,296 @@
+//go:build !js
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// page is one tab of the shared browser, showing a page of the site. Its methods fail the
+// test, with the page's state in the message, when a step fails or a wait times out.
+type page struct {
+	t       *testing.T
+	ctx     context.Context // the tab
+	console consoleLog
+	logFrom int // where Chromium's output was when the tab opened
+}
+
+// pollInterval is how often a wait re-evaluates its condition in the page.
+const pollInterval = 50 * time.Millisecond
+
+// openPage opens a new tab of the shared browser at path (with its query, such as
+// "/?seed=1"), with the exact viewport, and waits until the page has drawn its first
+// frame. It skips the test when the browser tests are off. When the test ends, the tab's
+// console must hold no uncaught exception and no error, and a failed test leaves a
+// screenshot and the console log in failureDir.
+func openPage(t *testing.T, path string) *page {
+	t.Helper()
+	if suite == nil {
+		t.Skipf("browser tests are off: run them with %s=1 go test -count=1 ./e2e/... or make test (they need chromium)", enableVar)
+	}
+	limit, stopLimit := context.WithTimeout(suite.browser, testTimeout)
+	ctx, closeTab := chromedp.NewContext(limit)
+	p := &page{t: t, ctx: ctx, logFrom: suite.browserLog.Len()}
+	t.Cleanup(func() {
+		p.console.sync(p.ctx)
+		if bad := p.console.problems(); len(bad) > 0 {
+			var b strings.Builder
+			for _, m := range bad {
+				fmt.Fprintf(&b, "\n  %s", formatConsole(m))
+			}
+			t.Errorf("the page logged %d uncaught exceptions or console errors:%s", len(bad), b.String())
+		}
+		if t.Failed() {
+			p.saveFailure()
+		}
+		closeTab()
+		stopLimit()
+		p.console.wait()
+	})
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	p.console.collect(ctx)
+	p.do(waitTimeout, "preparing the tab", chromedp.EmulateViewport(viewportW, viewportH), emulateMedia, watchWebGL)
+	p.load(path)
+	return p
+}
+
+// emulateMedia pins the media features the page adapts to, whatever the machine prefers:
+// the light theme, and motion (flashes) on.
+var emulateMedia = chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{
+			{Name: "prefers-color-scheme", Value: "light"},
+			{Name: "prefers-reduced-motion", Value: "no-preference"},
+		},
+	})
+	return err
+})
+
+// watchWebGL makes every page of the tab log a console warning when a WebGL context is lost
+// or restored, which is otherwise silent: a lost context leaves a blank canvas while the
+// app keeps counting frames.
+var watchWebGL = chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `for (const type of ["webglcontextlost", "webglcontextrestored"]) {
+			addEventListener(type, (e) => console.warn("bufferscope-e2e: " + type + " on " + e.target.tagName), true);
+		}`,
+	})
+	return err
+})
+
+// load navigates the tab to path and waits for the first frame.
+func (p *page) load(path string) {
+	p.t.Helper()
+	url := suite.baseURL + strings.TrimPrefix(path, "/")
+	start := time.Now()
+	p.do(loadTimeout, "loading "+url, chromedp.Navigate(url))
+	p.waitReady()
+	p.t.Logf("%s ready in %.1fs", path, time.Since(start).Seconds())
+}
+
+// reload reloads the page and waits for the first frame.
+func (p *page) reload() {
+	p.t.Helper()
+	p.do(loadTimeout, "reloading", chromedp.Reload())
+	p.waitReady()
+}
+
+// waitReady waits until the app says it has drawn its first frame.
+func (p *page) waitReady() {
+	p.t.Helper()
+	waitJS[bool](p, loadTimeout, "the first frame", `document.body?.dataset.ready === "1"`)
+}
+
+// do runs steps in the tab within timeout.
+func (p *page) do(timeout time.Duration, what string, steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, timeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		p.fatalf("%s: %v", what, err)
+	}
+}
+
+// run runs one action in the tab of p within timeout and returns its value.
+func run[T any](p *page, timeout time.Duration, what string, a chromedp.Action[T]) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, timeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		p.fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// eval evaluates a JavaScript expression in the page, awaits it if it is a promise, and
+// decodes its value into T.
+func eval[T any](p *page, expr string) T {
+	p.t.Helper()
+	return run(p, waitTimeout, "evaluating "+expr, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+}
+
+// waitJS waits until the JavaScript expression cond is truthy, for at most timeout, and
+// returns its value.
+func waitJS[T any](p *page, timeout time.Duration, what, cond string) T {
+	p.t.Helper()
+	poll := chromedp.Poll[T](cond, chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(pollInterval))
+	return run(p, timeout+5*time.Second, fmt.Sprintf("waiting %v for %s (%s)", timeout, what, cond), poll)
+}
+
+// waitFrames waits until the page has run n animation frames and at least d has passed,
+// so whatever runs once a frame (Ebiten's Update and Draw) has had its chances.
+func (p *page) waitFrames(n int, d time.Duration) {
+	p.t.Helper()
+	eval[chromedp.Void](p, fmt.Sprintf(`new Promise(done => {
+		let left = %d;
+		const t0 = performance.now();
+		const tick = () => (--left <= 0 && performance.now() - t0 >= %d) ? done() : requestAnimationFrame(tick);
+		requestAnimationFrame(tick);
+	})`, n, d.Milliseconds()))
+}
+
+// fatalf fails the test with the message and the page's state.
+func (p *page) fatalf(format string, args ...any) {
+	p.t.Helper()
+	p.t.Fatalf("%s\npage: %s", fmt.Sprintf(format, args...), p.state())
+}
+
+// stateJS describes the page for a failure message; it must not throw.
+const stateJS = `(() => {
+	const out = [location.href, "ready=" + (document.body && document.body.dataset.ready)];
+	const panel = document.getElementById("error-panel");
+	if (panel && !panel.hidden) out.push("error panel: " + JSON.stringify(panel.innerText.trim()));
+	try {
+		const s = bufferscope.stats();
+		out.push("stats: " + JSON.stringify({step: s.step, nbuffers: s.nbuffers, playing: s.playing, frames: s.frames, hash: s.hash, error: s.error}));
+	} catch (e) {
+		out.push("stats: " + e);
+	}
+	return out.join("; ");
+})()`
+
+// state describes the page: its URL, readiness, error panel and stats.
+func (p *page) state() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 3*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](stateJS))
+	if err != nil {
+		return fmt.Sprintf("(unknown: %v)", err)
+	}
+	return s
+}
+
+// failurePath returns where a file about the test's failure goes, and makes the directory.
+func (p *page) failurePath(suffix string) (string, error) {
+	name := strings.NewReplacer("/", "_", " ", "_").Replace(p.t.Name()) + suffix
+	abs, err := filepath.Abs(filepath.Join(failureDir, name))
+	if err != nil {
+		return "", err
+	}
+	return abs, os.MkdirAll(failureDir, 0o755)
+}
+
+// saveImage writes img next to the test's failure screenshot, as <test>.<what>.png, and logs
+// its path.
+func (p *page) saveImage(what string, img image.Image) {
+	path, err := p.failurePath("." + what + ".png")
+	if err == nil {
+		var b bytes.Buffer
+		if err = png.Encode(&b, img); err == nil {
+			err = os.WriteFile(path, b.Bytes(), 0o644)
+		}
+	}
+	if err != nil {
+		p.t.Logf("saving %s: %v", what, err)
+		return
+	}
+	p.t.Logf("%s: %s", what, path)
+}
+
+// saveFailure writes a screenshot of the tab and its console log to failureDir and logs
+// their paths and the console log.
+func (p *page) saveFailure() {
+	base, err := p.failurePath("")
+	if err != nil {
+		p.t.Logf("saving the failure: %v", err)
+		return
+	}
+	console := p.console.String()
+	p.t.Logf("console of the tab:\n%s", console)
+	if err := os.WriteFile(base+".console.txt", []byte(console), 0o644); err != nil {
+		p.t.Logf("saving the console log: %v", err)
+	}
+	var out []string
+	for _, line := range strings.Split(suite.browserLog.Since(p.logFrom), "\n") {
+		if strings.TrimSpace(line) != "" && !harmless(line) {
+			out = append(out, line)
+		}
+	}
+	if len(out) > 0 {
+		p.t.Logf("Chromium's output while the test ran:\n%s", strings.Join(out, "\n"))
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err == nil {
+		err = os.WriteFile(base+".png", shot, 0o644)
+	}
+	if err != nil {
+		p.t.Logf("no screenshot: %v", err)
+		return
+	}
+	p.t.Logf("screenshot: %s.png", base)
+}
+
+// elementRect returns where the first element matching sel is, in CSS pixels of the
+// viewport.
+func (p *page) elementRect(sel string) rect {
+	p.t.Helper()
+	return eval[rect](p, fmt.Sprintf(`(r => ({X: r.x, Y: r.y, W: r.width, H: r.height}))(document.querySelector(%q).getBoundingClientRect())`, sel))
+}
+
+// screenshot captures the viewport; a pixel is a CSS pixel.
+func (p *page) screenshot() image.Image {
+	p.t.Helper()
+	b := run(p, waitTimeout, "taking a screenshot", chromedp.CaptureScreenshot())
+	img, err := decodePNG(b)
+	if err != nil {
+		p.fatalf("%v", err)
+	}
+	return img
+}
+
+// click clicks the element matching sel, as a user does.
+func (p *page) click(sel string) {
+	p.t.Helper()
+	p.do(waitTimeout, "clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
+}
+
+// choose sets a form control to value and fires the input and change events a user's
+// choice fires.
+func (p *page) choose(sel, value string) {
+	p.t.Helper()
+	eval[chromedp.Void](p, fmt.Sprintf(`(el => {
+		el.value = %q;
+		if (el.value !== %[1]q) throw new Error(%[2]q + " has no value " + %[1]q);
+		el.dispatchEvent(new Event("input", {bubbles: true}));
+		el.dispatchEvent(new Event("change", {bubbles: true}));
+	})(document.querySelector(%[2]q))`, value, sel))
+}
