@@ -23,6 +23,9 @@ type CostModel struct {
 	WALFlush Duration
 	// WALInsert is inserting one WAL record (assumed 1 µs).
 	WALInsert Duration
+	// PageWork is what a client backend does with a page besides getting it: executor,
+	// tuple visibility, locks (assumed 5 µs, a pgbench-like statement's share per page).
+	PageWork Duration
 	// LocatorCompare is one more RelFileLocator comparison when a full scan checks a buffer
 	// against several relations (assumed 1 ns).
 	LocatorCompare Duration
@@ -44,6 +47,7 @@ func DefaultCostModel() CostModel {
 		Write:           10 * Microsecond,
 		WALFlush:        1 * Millisecond,
 		WALInsert:       1 * Microsecond,
+		PageWork:        5 * Microsecond,
 		LocatorCompare:  1 * Nanosecond,
 		ReplayRecord:    2 * Microsecond,
 		FileOp:          20 * Microsecond,
@@ -65,6 +69,7 @@ func (c CostModel) withDefaults() CostModel {
 	fill(&c.Write, d.Write)
 	fill(&c.WALFlush, d.WALFlush)
 	fill(&c.WALInsert, d.WALInsert)
+	fill(&c.PageWork, d.PageWork)
 	fill(&c.LocatorCompare, d.LocatorCompare)
 	fill(&c.ReplayRecord, d.ReplayRecord)
 	fill(&c.FileOp, d.FileOp)

@@ -234,6 +234,7 @@ func (s *Sim) clientStep(c *client) error {
 	}
 	s.allocs += p.Stats.Misses - misses
 	c.held = id
+	p.charge(p.Cost.PageWork)
 	if percentDraw(&s.pcg) < s.work.UpdatePercent {
 		return p.LogPageChange(&c.backend, id, updateRecordBytes)
 	}
