@@ -10,16 +10,12 @@ type DropTiming struct {
 	Lookup float64 // FindAndDropRelationBuffers' lookup of every block
 }
 
-// DropMeasurement is what MeasureDrop found.
+// DropMeasurement is what MeasureDrop timed. Both paths also invalidate the relation's
+// buffers, at the same cost, so where they cross is found by fitting a line to each path's
+// times against the relation size (the worker of the page does, with repeated samples).
 type DropMeasurement struct {
 	NBuffers int
 	Timings  []DropTiming
-	// PerDescriptor and PerLookup are seconds per descriptor checked and per block looked up,
-	// from the largest relation measured.
-	PerDescriptor, PerLookup float64
-	// Crossover is the relation size in blocks at which both paths take as long on this
-	// device; PostgreSQL's threshold is NBuffers/32.
-	Crossover float64
 }
 
 // MeasureDrop runs the simulator's real full scan and real lookups over its real data
@@ -79,17 +75,10 @@ func MeasureDrop(nbuffers int, sizes []int, clock func() float64, progress func(
 			return m, err
 		}
 		m.Timings = append(m.Timings, t)
-		if n == largest {
-			m.PerDescriptor = t.Scan / float64(nbuffers)
-			m.PerLookup = t.Lookup / float64(n)
-		}
 		if progress != nil && !progress(i+1, len(sizes)) {
 			break
 		}
 	}
 	p.takeElapsed()
-	if m.PerLookup > 0 {
-		m.Crossover = m.PerDescriptor * float64(nbuffers) / m.PerLookup
-	}
 	return m, nil
 }

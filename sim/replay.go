@@ -180,6 +180,9 @@ func (r *dropReplay) endDrop(p *Pool) {
 	}
 	r.op = nil
 	r.phase = phaseStart
+	if r.ri >= len(r.rels) {
+		r.finish() // the last drop ends the replay: Done and the path are final at once
+	}
 }
 
 func (r *dropReplay) finish() {
