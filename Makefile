@@ -10,7 +10,7 @@ WASM_ENV = PATH="$$PATH:$$(go env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm
 GUARD_IMPORTS = {{if not .Standard}}{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} imports {{.}}{{"\n"}}{{end}}{{end}}
 BENCH = go test -run '^$$' -bench . -benchmem ./sim/...
 
-.PHONY: serve dist test fmt vet guard unit wasmtest chromium browser bench clean
+.PHONY: serve dist test fmt vet guard unit wasmtest chromium browser bench vendor-uplot clean
 
 # serve builds the site and serves it on http://127.0.0.1:8080/ with Netlify's headers; needs only Go.
 serve:
@@ -50,10 +50,10 @@ guard:
 unit:
 	go test ./...
 
-# wasmtest runs sim's tests as WebAssembly under node, the way the page runs sim; -short skips the
-# published-table reproductions, whose 100GB pools are tested natively.
+# wasmtest runs sim's tests, and the experiment worker's, as WebAssembly under node, the way the
+# page runs them; -short skips the published-table reproductions, whose 100GB pools are tested natively.
 wasmtest:
-	$(WASM_ENV) go test -short ./sim/...
+	$(WASM_ENV) go test -short ./sim/... ./wasm/worker/...
 
 # chromium installs the browser the e2e tests drive (/usr/bin/chromium) when it is missing.
 chromium:
@@ -78,6 +78,17 @@ bench:
 	echo "native:"; $(BENCH) | tee "$$tmp/native.txt"; \
 	echo "wasm (node):"; $(WASM_ENV) $(BENCH) | tee "$$tmp/wasm.txt"; \
 	go run ./build bench-report -native "$$tmp/native.txt" -wasm "$$tmp/wasm.txt" -out docs/benchmarks.md
+
+# UPLOT is the version of uPlot (the charts, MIT) vendored in site/vendor/uplot.
+UPLOT = 1.6.32
+
+# vendor-uplot refreshes site/vendor/uplot from npm, so that make serve needs nothing but Go.
+vendor-uplot:
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	(cd "$$tmp" && npm pack --silent uplot@$(UPLOT) >/dev/null && tar xzf uplot-$(UPLOT).tgz); \
+	mkdir -p site/vendor/uplot; \
+	cp "$$tmp/package/dist/uPlot.esm.js" "$$tmp/package/dist/uPlot.min.css" "$$tmp/package/LICENSE" site/vendor/uplot/; \
+	echo "vendor-uplot: site/vendor/uplot now holds uPlot $(UPLOT)"
 
 # clean removes what dist writes.
 clean:

@@ -59,11 +59,13 @@ type asset struct {
 }
 
 // Output paths. Hashed files live under assets/ so that one Netlify rule can
-// cache them forever; the wasm has its own folder because Netlify's header
-// paths cannot match a file extension.
+// cache them forever; the wasm modules and the worker script have their own
+// folders because Netlify's header paths cannot match a file extension, and
+// each needs headers of its own (a type; a worker's Content-Security-Policy).
 const (
-	assetDir = "assets"
-	wasmDir  = "assets/wasm"
+	assetDir  = "assets"
+	wasmDir   = "assets/wasm"
+	workerDir = "assets/worker"
 )
 
 // dist builds the site from o.site and ./wasm into o.out, prints a summary to
@@ -83,28 +85,33 @@ func dist(o distOptions, w io.Writer) (headerRules, error) {
 	}
 	defer os.RemoveAll(tmp)
 
+	// The two Go builds run at once, while the site is read.
 	type result struct {
 		data []byte
 		err  error
 	}
-	wasmc := make(chan result, 1)
-	go func() {
-		data, err := buildWasm(tmp)
-		wasmc <- result{data, err}
-	}()
+	compile := func(pkg, name string) chan result {
+		c := make(chan result, 1)
+		go func() {
+			data, err := buildWasm(tmp, pkg, name)
+			c <- result{data, err}
+		}()
+		return c
+	}
+	appc, workerc := compile(appPackage, "bufferscope.wasm"), compile(workerPackage, "worker.wasm")
 	s, err := loadSite(o.site)
 	var execJS []byte
 	if err == nil {
 		execJS, err = wasmExecJS()
 	}
-	wasm := <-wasmc // even after an error, so that go build is done with tmp
-	if err != nil {
-		return nil, err
+	// Wait for both builds even after an error, so that go build is done with tmp.
+	app, worker := <-appc, <-workerc
+	for _, e := range []error{err, app.err, worker.err} {
+		if e != nil {
+			return nil, e
+		}
 	}
-	if wasm.err != nil {
-		return nil, wasm.err
-	}
-	assets, err := s.build(wasm.data, execJS)
+	assets, err := s.build(code{app: app.data, worker: worker.data, exec: execJS})
 	if err != nil {
 		return nil, err
 	}
@@ -183,9 +190,13 @@ func writeOutput(out string, assets []*asset) error {
 func printSummary(w io.Writer, out string, assets []*asset, took time.Duration) {
 	sorted := slices.Clone(assets)
 	slices.SortFunc(sorted, func(a, b *asset) int { return strings.Compare(a.path, b.path) })
-	fmt.Fprintf(w, "%-44s %10s %10s %10s\n", "file", "raw", "gzip", "brotli")
+	width := len("file")
 	for _, a := range sorted {
-		fmt.Fprintf(w, "%-44s %10s %10s %10s\n", path.Join(filepath.ToSlash(out), a.path), size(len(a.data)), size(len(a.gz)), size(len(a.br)))
+		width = max(width, len(path.Join(filepath.ToSlash(out), a.path)))
+	}
+	fmt.Fprintf(w, "%-*s %10s %10s %10s\n", width, "file", "raw", "gzip", "brotli")
+	for _, a := range sorted {
+		fmt.Fprintf(w, "%-*s %10s %10s %10s\n", width, path.Join(filepath.ToSlash(out), a.path), size(len(a.data)), size(len(a.gz)), size(len(a.br)))
 	}
 	fmt.Fprintf(w, "built %s in %.1fs\n", out, took.Seconds())
 }

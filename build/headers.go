@@ -324,7 +324,9 @@ func (rs headerRules) headersFor(p string) (http.Header, error) {
 }
 
 // checkSite reports paths of the built site whose headers are ambiguous, and
-// pages that would be served without a Content-Security-Policy.
+// pages and worker scripts that would be served without a
+// Content-Security-Policy (a worker runs under the policy of its own script's
+// response, not the page's).
 func (rs headerRules) checkSite(files []string) error {
 	var problems []string
 	paths := append([]string{"/"}, files...)
@@ -340,6 +342,9 @@ func (rs headerRules) checkSite(files []string) error {
 		}
 		if (p == "/" || strings.HasSuffix(p, ".html")) && h.Get("Content-Security-Policy") == "" {
 			problems = append(problems, fmt.Sprintf("%s: page %s has no Content-Security-Policy: add a [[headers]] block for %q", netlifyConfig, p, p))
+		}
+		if strings.HasPrefix(p, "/"+workerDir+"/") && h.Get("Content-Security-Policy") == "" {
+			problems = append(problems, fmt.Sprintf("%s: worker script %s has no Content-Security-Policy: add a [[headers]] block for %q", netlifyConfig, p, "/"+workerDir+"/*"))
 		}
 	}
 	slices.Sort(problems)

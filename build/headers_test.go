@@ -31,6 +31,9 @@ func TestNetlifyConfig(t *testing.T) {
 		{"/assets/wasm/bufferscope.0123abcd.wasm", "Cache-Control", "public, max-age=31536000, immutable"},
 		{"/assets/wasm/bufferscope.0123abcd.wasm", "Referrer-Policy", "same-origin"},
 		{"/img/logo.png", "Cache-Control", ""},
+		{"/assets/worker/worker.0123abcd.js", "Content-Security-Policy", "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"},
+		{"/assets/worker/worker.0123abcd.js", "Cache-Control", "public, max-age=31536000, immutable"},
+		{"/assets/wasm/worker.0123abcd.wasm", "Content-Type", "application/wasm"},
 	} {
 		h, err := rules.headersFor(tc.path)
 		if err != nil {
@@ -40,7 +43,8 @@ func TestNetlifyConfig(t *testing.T) {
 			t.Errorf("%s %s = %q, want %q", tc.path, tc.name, got, tc.want)
 		}
 	}
-	site := []string{"index.html", "embed.html", "assets/main.0123abcd.js", "assets/wasm/bufferscope.0123abcd.wasm", "img/logo.png"}
+	site := []string{"index.html", "embed.html", "assets/main.0123abcd.js", "assets/wasm/bufferscope.0123abcd.wasm", "img/logo.png",
+		"assets/worker/worker.0123abcd.js", "assets/wasm/worker.0123abcd.wasm"}
 	if err := rules.checkSite(site); err != nil {
 		t.Error(err)
 	}
@@ -180,6 +184,12 @@ func TestCheckSiteNeedsCSP(t *testing.T) {
 	}
 	err = rules.checkSite([]string{"index.html", "style.css"})
 	want := `page /index.html has no Content-Security-Policy: add a [[headers]] block for "/index.html"`
+	if err == nil || err.Error() != netlifyConfig+": "+want {
+		t.Errorf("checkSite = %v, want %q", err, want)
+	}
+	// A worker runs under its own script's policy, so its script needs one too.
+	err = rules.checkSite([]string{"assets/main.0123abcd.js", "assets/worker/worker.0123abcd.js"})
+	want = `worker script /assets/worker/worker.0123abcd.js has no Content-Security-Policy: add a [[headers]] block for "/assets/worker/*"`
 	if err == nil || err.Error() != netlifyConfig+": "+want {
 		t.Errorf("checkSite = %v, want %q", err, want)
 	}

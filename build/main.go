@@ -7,14 +7,20 @@
 //	go run ./build serve [-addr 127.0.0.1:8080] [-public] [dist flags]
 //	go run ./build bench-report -native FILE -wasm FILE [-out docs/benchmarks.md]
 //
-// dist compiles ./wasm, bundles every site/js/<name>.js that a page loads with
-// <script src="js/<name>.js">, minifies the pages and stylesheets, and writes
-// content-hashed assets under dist/assets/. Site JavaScript gets the path of
-// the hashed wasm file, relative to the page, as the string constant
-// __WASM_URL__ (for example "assets/wasm/bufferscope.0123abcd.wasm"), so a page
-// loads the app with fetch(__WASM_URL__). Pages reference sources exactly as
-// href="style.css", src="wasm_exec.js" and src="js/main.js" (double quotes);
-// dist rewrites those and fails on any local src or href that names no file.
+// dist compiles ./wasm (the app) and ./wasm/worker (the experiment worker's
+// program), bundles every site/js/<name>.js that a page loads with
+// <script src="js/<name>.js"> and the worker's script site/js/worker/main.js,
+// minifies the pages and stylesheets (vendored ones too, such as
+// site/vendor/uplot/uPlot.min.css), and writes content-hashed assets under
+// dist/assets/. Site JavaScript gets the paths of the hashed files, relative to
+// the page, as string constants: __WASM_URL__ (for example
+// "assets/wasm/bufferscope.0123abcd.wasm"), so a page loads the app with
+// fetch(__WASM_URL__), and __WASM_EXEC_URL__, __WORKER_URL__ and
+// __WORKER_WASM_URL__ for the worker. Scripts import vendored libraries by
+// relative path (../vendor/uplot/uPlot.esm.js); those are bundled, not copied.
+// Pages reference sources exactly as href="style.css", src="wasm_exec.js" and
+// src="js/main.js" (double quotes); dist rewrites those and fails on any local
+// src or href that names no file.
 //
 // serve applies the [[headers]] of netlify.toml to every response, so the
 // local site and the browser tests run under the production

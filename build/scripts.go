@@ -3,22 +3,23 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// bundleScripts bundles and minifies site/js/<name>.js for every name in one
-// esbuild build and returns each bundle by name. The identifier __WASM_URL__
-// in the scripts becomes the string wasmURL. Bare imports resolve from
-// node_modules directories as usual, including the one at the repository
-// root; none needs to exist.
-func bundleScripts(siteDir string, names []string, wasmURL string) (map[string][]byte, error) {
-	if len(names) == 0 {
+// bundleScripts bundles and minifies the site's scripts entries (slash paths relative to
+// siteDir, such as "js/main.js") in one esbuild build and returns each bundle by its entry.
+// Each key of defines is an identifier that the scripts may use as a constant, replaced by
+// its value, a JavaScript literal ("__WASM_URL__" → `"assets/wasm/…"`). Imports resolve as
+// usual: relative paths (the vendored libraries under site/vendor/) and bare names from
+// node_modules directories, including the one at the repository root; none needs to exist.
+func bundleScripts(siteDir string, entries []string, defines map[string]string) (map[string][]byte, error) {
+	if len(entries) == 0 {
 		return nil, nil
 	}
 	cwd, err := os.Getwd()
@@ -29,17 +30,13 @@ func bundleScripts(siteDir string, names []string, wasmURL string) (map[string][
 	if err != nil {
 		return nil, err
 	}
-	var entries []string
-	for _, name := range names {
-		entries = append(entries, filepath.Join(dir, "js", name+".js"))
-	}
-	url, err := json.Marshal(wasmURL)
-	if err != nil {
-		return nil, err
+	var points []string
+	for _, e := range entries {
+		points = append(points, filepath.Join(dir, filepath.FromSlash(e)))
 	}
 	outdir := filepath.Join(cwd, "esbuild-out") // never written: Write is false
 	result := api.Build(api.BuildOptions{
-		EntryPoints:       entries,
+		EntryPoints:       points,
 		Bundle:            true,
 		MinifyWhitespace:  true,
 		MinifyIdentifiers: true,
@@ -47,9 +44,10 @@ func bundleScripts(siteDir string, names []string, wasmURL string) (map[string][
 		Format:            api.FormatIIFE,
 		Target:            api.ES2020,
 		Platform:          api.PlatformBrowser,
-		Define:            map[string]string{"__WASM_URL__": string(url)},
+		Define:            defines,
 		NodePaths:         []string{filepath.Join(cwd, "node_modules")},
 		AbsWorkingDir:     cwd,
+		Outbase:           dir, // so each output is named by its entry: js/main.js
 		Outdir:            outdir,
 		Write:             false,
 		LogLevel:          api.LogLevelSilent,
@@ -64,10 +62,11 @@ func bundleScripts(siteDir string, names []string, wasmURL string) (map[string][
 	bundles := map[string][]byte{}
 	for _, f := range result.OutputFiles {
 		rel, err := filepath.Rel(outdir, f.Path)
-		if err != nil || filepath.Ext(rel) != ".js" || strings.ContainsRune(rel, filepath.Separator) {
+		rel = filepath.ToSlash(rel)
+		if err != nil || filepath.Ext(rel) != ".js" || !slices.Contains(entries, rel) {
 			return nil, fmt.Errorf("esbuild wrote %s: site scripts may import only JavaScript; link stylesheets and images from the page", f.Path)
 		}
-		bundles[strings.TrimSuffix(rel, ".js")] = f.Contents
+		bundles[rel] = f.Contents
 	}
 	return bundles, nil
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -21,15 +22,28 @@ import (
 	"github.com/tdewolff/minify/v2/html"
 )
 
-// site is the source of the site as dist reads it: the pages (*.html) and
-// stylesheets (*.css) at the top of the directory, the scripts under js/ that
-// esbuild bundles, and every other file, copied unchanged.
+// site is the source of the site as dist reads it: the pages (*.html at the top
+// of the directory), the stylesheets (*.css anywhere, such as a vendored
+// library's), the scripts under js/ that esbuild bundles (the pages' entry
+// points js/<name>.js, and the Web Worker's js/worker/main.js), the vendored
+// libraries' scripts under vendor/ that they import, and every other file,
+// copied unchanged.
 type site struct {
 	dir    string
 	pages  []*asset
 	styles []*asset
 	static []*asset
 	files  map[string]bool // every file, slash path relative to dir
+}
+
+// workerEntry is the script of the site's one Web Worker, which runs every lab's
+// long experiments off the page's thread on the worker wasm (./wasm/worker).
+const workerEntry = "js/worker/main.js"
+
+// isScriptSource reports whether the site file rel is a script esbuild reads,
+// which is bundled rather than copied.
+func isScriptSource(rel string) bool {
+	return strings.HasPrefix(rel, "js/") || strings.HasPrefix(rel, "vendor/") && path.Ext(rel) == ".js"
 }
 
 // loadSite reads the site directory. Dot files are ignored.
@@ -54,8 +68,8 @@ func loadSite(dir string) (*site, error) {
 			return nil
 		}
 		s.files[rel] = true
-		if strings.HasPrefix(rel, "js/") {
-			return nil // bundled by esbuild from the pages' entry points
+		if isScriptSource(rel) {
+			return nil // bundled by esbuild from the entry points
 		}
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -65,7 +79,7 @@ func loadSite(dir string) (*site, error) {
 		switch {
 		case !strings.Contains(rel, "/") && path.Ext(rel) == ".html":
 			s.pages = append(s.pages, a)
-		case !strings.Contains(rel, "/") && path.Ext(rel) == ".css":
+		case path.Ext(rel) == ".css":
 			s.styles = append(s.styles, a)
 		default:
 			s.static = append(s.static, a)
@@ -93,23 +107,44 @@ var (
 	cssURL      = regexp.MustCompile(`url\(\s*(['"]?)([^'")\s]*)['"]?\s*\)`)
 )
 
-// build turns the site, the compiled wasm and Go's wasm_exec.js into the
-// files of dist: hashed assets under assets/, pages with their references
-// rewritten to them, and the static files.
-func (s *site) build(wasm, wasmExec []byte) ([]*asset, error) {
+// code is what dist compiles for the site: the app's WebAssembly module, the
+// Web Worker's, and Go's wasm_exec.js, which starts either.
+type code struct {
+	app, worker, exec []byte
+}
+
+// build turns the site and its compiled code into the files of dist: hashed
+// assets under assets/, pages with their references rewritten to them, and the
+// static files.
+//
+// Page scripts get the paths of the hashed files, relative to the page, as
+// string constants: __WASM_URL__ (the app's wasm), __WASM_EXEC_URL__,
+// __WORKER_URL__ (the bundled js/worker/main.js) and __WORKER_WASM_URL__; the
+// last two are "" when the site has no worker. A worker resolves relative URLs
+// against its own script, so the page passes it absolute ones.
+func (s *site) build(c code) ([]*asset, error) {
 	m := minify.New()
 	m.AddFunc("text/css", css.Minify)
 	m.Add("text/html", &html.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true})
 
-	wasmAsset := hashedAsset(wasmDir, "bufferscope.wasm", wasm)
-	execAsset := hashedAsset(assetDir, "wasm_exec.js", wasmExec)
+	wasmAsset := hashedAsset(wasmDir, "bufferscope.wasm", c.app)
+	execAsset := hashedAsset(assetDir, "wasm_exec.js", c.exec)
+	out := []*asset{wasmAsset, execAsset}
 	// refs maps each reference a page may make to a source to the built file.
 	refs := map[string]string{"wasm_exec.js": execAsset.path}
 	styles, err := s.buildStyles(m, refs)
 	if err != nil {
 		return nil, err
 	}
-	scripts, err := s.buildScripts(wasmAsset.path, refs)
+	workers, err := s.buildWorker(c.worker)
+	if err != nil {
+		return nil, err
+	}
+	urls := map[string]string{"__WASM_URL__": wasmAsset.path, "__WASM_EXEC_URL__": execAsset.path, "__WORKER_URL__": "", "__WORKER_WASM_URL__": ""}
+	if len(workers) == 2 {
+		urls["__WORKER_URL__"], urls["__WORKER_WASM_URL__"] = workers[0].path, workers[1].path
+	}
+	scripts, err := s.buildScripts(urls, refs)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +156,7 @@ func (s *site) build(wasm, wasmExec []byte) ([]*asset, error) {
 		}
 		pages = append(pages, &asset{path: p.path, data: min})
 	}
-	out := slices.Concat([]*asset{wasmAsset, execAsset}, styles, scripts, pages, s.static)
+	out = slices.Concat(out, styles, workers, scripts, pages, s.static)
 
 	built := map[string]bool{}
 	for _, a := range out {
@@ -137,13 +172,35 @@ func (s *site) build(wasm, wasmExec []byte) ([]*asset, error) {
 	return out, nil
 }
 
+// buildWorker bundles the worker script, when the site has one, and returns it
+// and the worker's wasm as hashed assets, in that order; neither when the site
+// has no worker script.
+func (s *site) buildWorker(wasm []byte) ([]*asset, error) {
+	if !s.files[workerEntry] {
+		return nil, nil
+	}
+	if len(wasm) == 0 {
+		return nil, fmt.Errorf("%s has a worker script, %s, but no worker wasm was built", s.dir, workerEntry)
+	}
+	bundles, err := bundleScripts(s.dir, []string{workerEntry}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return []*asset{
+		hashedAsset(workerDir, "worker.js", bundles[workerEntry]),
+		hashedAsset(wasmDir, "worker.wasm", wasm),
+	}, nil
+}
+
 // hashedAsset returns data as dir/<base>.<hash><ext>, for the file name base+ext.
 func hashedAsset(dir, name string, data []byte) *asset {
 	ext := path.Ext(name)
 	return &asset{path: dir + "/" + hashedName(strings.TrimSuffix(name, ext), ext, data), data: data}
 }
 
-// buildStyles minifies every stylesheet and adds it to refs.
+// buildStyles minifies every stylesheet and adds it to refs. A stylesheet keeps
+// its folder under assets/ (vendor/uplot/uPlot.min.css becomes
+// assets/vendor/uplot/uPlot.min.<hash>.css).
 func (s *site) buildStyles(m *minify.M, refs map[string]string) ([]*asset, error) {
 	var out []*asset
 	for _, st := range s.styles {
@@ -155,38 +212,46 @@ func (s *site) buildStyles(m *minify.M, refs map[string]string) ([]*asset, error
 		if err != nil {
 			return nil, fmt.Errorf("minifying %s: %w", st.path, err)
 		}
-		a := hashedAsset(assetDir, st.path, min)
+		a := hashedAsset(path.Join(assetDir, path.Dir(st.path)), path.Base(st.path), min)
 		refs[st.path] = a.path
 		out = append(out, a)
 	}
 	return out, nil
 }
 
-// buildScripts bundles every js/<name>.js that a page loads with a script tag
-// and adds it to refs.
-func (s *site) buildScripts(wasmURL string, refs map[string]string) ([]*asset, error) {
+// buildScripts bundles every js/<name>.js that a page loads with a script tag,
+// with the constants of defines (identifier → string), and adds it to refs.
+func (s *site) buildScripts(defines map[string]string, refs map[string]string) ([]*asset, error) {
 	var entries, missing []string
 	for _, p := range s.pages {
 		for _, sm := range scriptEntry.FindAllSubmatch(p.data, -1) {
 			name := string(sm[1])
 			if !s.files["js/"+name+".js"] {
 				missing = append(missing, fmt.Sprintf("%s loads js/%s.js, but %s does not exist", p.path, name, filepath.Join(s.dir, "js", name+".js")))
-			} else if !slices.Contains(entries, name) {
-				entries = append(entries, name)
+			} else if !slices.Contains(entries, "js/"+name+".js") {
+				entries = append(entries, "js/"+name+".js")
 			}
 		}
 	}
 	if len(missing) > 0 {
 		return nil, errors.New(strings.Join(missing, "\n"))
 	}
-	bundles, err := bundleScripts(s.dir, entries, wasmURL)
+	literals := map[string]string{}
+	for k, v := range defines {
+		lit, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		literals[k] = string(lit)
+	}
+	bundles, err := bundleScripts(s.dir, entries, literals)
 	if err != nil {
 		return nil, err
 	}
 	var out []*asset
-	for _, name := range entries {
-		a := hashedAsset(assetDir, name+".js", bundles[name])
-		refs["js/"+name+".js"] = a.path
+	for _, e := range entries {
+		a := hashedAsset(assetDir, path.Base(e), bundles[e])
+		refs[e] = a.path
 		out = append(out, a)
 	}
 	return out, nil
@@ -239,13 +304,14 @@ func checkRefs(page string, data []byte, built map[string]bool, siteDir string) 
 }
 
 // rebaseCSS rewrites the relative url()s of the stylesheet name, which moves
-// from the site root to assets/, so that they point at the same files, and
-// fails on a url() that names no file of the site. Stylesheets are minified
-// one by one, so @import is refused.
+// from its place in the site to the same place under assets/, so that they
+// point at the same files, and fails on a url() that names no file of the site.
+// Stylesheets are minified one by one, so @import is refused.
 func rebaseCSS(name string, data []byte, files map[string]bool) ([]byte, error) {
 	if bytes.Contains(data, []byte("@import")) {
 		return nil, fmt.Errorf("%s: @import is not supported; link each stylesheet from the page", name)
 	}
+	up := strings.Repeat("../", strings.Count(path.Join(assetDir, name), "/"))
 	var problems []string
 	out := cssURL.ReplaceAllFunc(data, func(m []byte) []byte {
 		sm := cssURL.FindSubmatch(m)
@@ -254,13 +320,14 @@ func rebaseCSS(name string, data []byte, files map[string]bool) ([]byte, error) 
 		switch {
 		case !ok:
 			return m
-		case !files[p]:
+		case !files[p] || isScriptSource(p):
 			problems = append(problems, fmt.Sprintf("%s: url(%s) names a file that is not in the site", name, ref))
 			return m
 		case strings.HasPrefix(ref, "/"):
 			return m
 		}
-		return fmt.Appendf(nil, "url(%s../%s%s)", sm[1], ref, sm[1])
+		suffix := ref[strings.IndexAny(ref+"?", "?#"):] // a query or fragment stays
+		return fmt.Appendf(nil, "url(%s%s%s%s%s)", sm[1], up, p, suffix, sm[1])
 	})
 	if len(problems) > 0 {
 		return nil, errors.New(strings.Join(problems, "\n"))

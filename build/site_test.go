@@ -69,6 +69,13 @@ func TestRebaseCSS(t *testing.T) {
 	if err != nil || string(got) != want {
 		t.Errorf("rebaseCSS:\n got %s, %v\nwant %s", got, err, want)
 	}
+	// A stylesheet in a folder keeps it under assets/, and its url()s follow.
+	files["vendor/lib/marker.svg"] = true
+	nested := `a{background:url(marker.svg?v=2)} b{background:url(../../img/a.png#x)}`
+	wantNested := `a{background:url(../../../vendor/lib/marker.svg?v=2)} b{background:url(../../../img/a.png#x)}`
+	if got, err := rebaseCSS("vendor/lib/lib.css", []byte(nested), files); err != nil || string(got) != wantNested {
+		t.Errorf("rebaseCSS in a folder:\n got %s, %v\nwant %s", got, err, wantNested)
+	}
 	if _, err := rebaseCSS("style.css", []byte(`a{background:url(img/missing.png)}`), files); err == nil ||
 		err.Error() != "style.css: url(img/missing.png) names a file that is not in the site" {
 		t.Errorf("missing file: got %v", err)
@@ -95,14 +102,15 @@ func writeSite(t *testing.T, files map[string]string) string {
 }
 
 // fakeSite is a small site with everything dist handles: two pages, a
-// stylesheet with an image, two entry points sharing a module, and a static
-// file.
+// stylesheet with an image, two entry points sharing a module, a vendored
+// library with its stylesheet and licence, a worker script, and a static file.
 var fakeSite = map[string]string{
 	"index.html": `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <title>test</title>
+  <link rel="stylesheet" href="vendor/lib/lib.css">
   <link rel="stylesheet" href="style.css">
 </head>
 <body>
@@ -112,21 +120,29 @@ var fakeSite = map[string]string{
 </body>
 </html>
 `,
-	"embed.html":   `<!doctype html><html><head><title>embed</title></head><body><script src="js/embed.js"></script></body></html>`,
-	"style.css":    "body {\n  background: url(img/logo.svg);\n  color: #ffffff;\n}\n",
-	"js/shared.js": "export const wasmURL = __WASM_URL__;\n",
-	"js/main.js":   "import { wasmURL } from './shared.js';\nfetch(wasmURL);\n",
-	"js/embed.js":  "import { wasmURL } from './shared.js';\nconsole.log('embed', wasmURL);\n",
-	"img/logo.svg": `<svg xmlns="http://www.w3.org/2000/svg"/>`,
-	".hidden":      "not copied",
+	"embed.html":            `<!doctype html><html><head><title>embed</title></head><body><script src="js/embed.js"></script></body></html>`,
+	"style.css":             "body {\n  background: url(img/logo.svg);\n  color: #ffffff;\n}\n",
+	"js/shared.js":          "export const wasmURL = __WASM_URL__;\n",
+	"js/main.js":            "import { wasmURL } from './shared.js';\nimport lib from '../vendor/lib/lib.esm.js';\nfetch(wasmURL);\nlib(__WASM_EXEC_URL__, __WORKER_URL__, __WORKER_WASM_URL__);\n",
+	"js/embed.js":           "import { wasmURL } from './shared.js';\nconsole.log('embed', wasmURL);\n",
+	"js/worker/main.js":     "import { hello } from './hello.js';\nself.onmessage = (e) => { importScripts(e.data.exec); hello(); };\n",
+	"js/worker/hello.js":    "export function hello() { postMessage('hello from the worker'); }\n",
+	"vendor/lib/lib.esm.js": "/*! lib, MIT licence */\nexport default function lib(...a) { console.log('lib', ...a); }\n",
+	"vendor/lib/lib.css":    ".lib {\n  color: #ff0000;\n}\n",
+	"vendor/lib/LICENSE":    "MIT",
+	"img/logo.svg":          `<svg xmlns="http://www.w3.org/2000/svg"/>`,
+	".hidden":               "not copied",
 }
+
+// fakeCode is what dist would compile for fakeSite.
+var fakeCode = code{app: []byte("\x00asm fake module"), worker: []byte("\x00asm fake worker"), exec: []byte("var Go=1;")}
 
 func TestSiteBuild(t *testing.T) {
 	s, err := loadSite(writeSite(t, fakeSite))
 	if err != nil {
 		t.Fatal(err)
 	}
-	assets, err := s.build([]byte("\x00asm fake module"), []byte("var Go=1;"))
+	assets, err := s.build(fakeCode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +155,9 @@ func TestSiteBuild(t *testing.T) {
 	for p := range got {
 		names = append(names, hashed.ReplaceAllString(p, ".HASH."))
 	}
-	want := "assets/embed.HASH.js assets/main.HASH.js assets/style.HASH.css assets/wasm/bufferscope.HASH.wasm assets/wasm_exec.HASH.js embed.html img/logo.svg index.html"
+	want := "assets/embed.HASH.js assets/main.HASH.js assets/style.HASH.css assets/vendor/lib/lib.HASH.css " +
+		"assets/wasm/bufferscope.HASH.wasm assets/wasm/worker.HASH.wasm assets/wasm_exec.HASH.js assets/worker/worker.HASH.js " +
+		"embed.html img/logo.svg index.html vendor/lib/LICENSE"
 	slices.Sort(names)
 	if joined := strings.Join(names, " "); joined != want {
 		t.Fatalf("built files:\n got %s\nwant %s", joined, want)
@@ -154,20 +172,72 @@ func TestSiteBuild(t *testing.T) {
 		return "", ""
 	}
 	wasmPath, _ := find("assets/wasm/bufferscope.")
+	workerWasmPath, workerWasm := find("assets/wasm/worker.")
+	workerPath, workerJS := find("assets/worker/worker.")
 	mainPath, mainJS := find("assets/main.")
 	stylePath, style := find("assets/style.")
+	libStylePath, libStyle := find("assets/vendor/lib/lib.")
 	execPath, _ := find("assets/wasm_exec.")
 
 	if !strings.Contains(mainJS, `"`+wasmPath+`"`) || strings.Contains(mainJS, "__WASM_URL__") || strings.Contains(mainJS, "import") {
 		t.Errorf("main bundle does not fetch %s as a bundled IIFE:\n%s", wasmPath, mainJS)
 	}
+	for _, url := range []string{execPath, workerPath, workerWasmPath} {
+		if !strings.Contains(mainJS, `"`+url+`"`) {
+			t.Errorf("main bundle does not have the constant %q:\n%s", url, mainJS)
+		}
+	}
+	if !strings.Contains(mainJS, "lib, MIT licence") || !strings.Contains(mainJS, `console.log("lib"`) {
+		t.Errorf("main bundle lacks the vendored library or its licence comment:\n%s", mainJS)
+	}
+	if !strings.Contains(workerJS, "hello from the worker") || strings.Contains(workerJS, "import ") || !strings.Contains(workerJS, "importScripts") {
+		t.Errorf("worker bundle:\n%s", workerJS)
+	}
+	if workerWasm != string(fakeCode.worker) {
+		t.Errorf("worker wasm = %q", workerWasm)
+	}
 	if style != "body{background:url(../img/logo.svg);color:#fff}" {
 		t.Errorf("style = %q", style)
 	}
-	wantIndex := `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>test</title><link rel="stylesheet" href="` + stylePath + `"></head><body><img src="img/logo.svg" alt> <a href="embed.html">embed</a>
+	if libStyle != ".lib{color:red}" {
+		t.Errorf("vendored style = %q", libStyle)
+	}
+	wantIndex := `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>test</title><link rel="stylesheet" href="` + libStylePath + `"><link rel="stylesheet" href="` + stylePath + `"></head><body><img src="img/logo.svg" alt> <a href="embed.html">embed</a>
 <script src="` + execPath + `"></script><script src="` + mainPath + `"></script></body></html>`
 	if got["index.html"] != wantIndex {
 		t.Errorf("index.html:\n got %s\nwant %s", got["index.html"], wantIndex)
+	}
+}
+
+// TestSiteBuildWithoutWorker builds a site that has no worker script: its pages get empty
+// worker URLs, and no worker wasm is needed.
+func TestSiteBuildWithoutWorker(t *testing.T) {
+	s, err := loadSite(writeSite(t, map[string]string{
+		"index.html": `<script src="js/main.js"></script>`,
+		"js/main.js": "console.log(JSON.stringify([__WORKER_URL__, __WORKER_WASM_URL__]));\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets, err := s.build(code{app: []byte("wasm"), exec: []byte("exec")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range assets {
+		if strings.HasPrefix(a.path, "assets/main.") && !strings.Contains(string(a.data), `["",""]`) {
+			t.Errorf("main bundle: %s", a.data)
+		}
+		if strings.Contains(a.path, "worker") {
+			t.Errorf("built %s for a site without a worker", a.path)
+		}
+	}
+	// A worker script without its wasm is a mistake of the build.
+	s, err = loadSite(writeSite(t, map[string]string{"index.html": `<p>`, "js/worker/main.js": "postMessage(1);\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.build(code{app: []byte("wasm"), exec: []byte("exec")}); err == nil || !strings.Contains(err.Error(), "no worker wasm was built") {
+		t.Errorf("worker script without its wasm: got %v", err)
 	}
 }
 
@@ -185,7 +255,7 @@ func TestSiteBuildMissingFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.build([]byte("wasm"), []byte("exec")); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := s.build(code{app: []byte("wasm"), exec: []byte("exec")}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want an error containing %q", err, tc.want)
 			}
 		})
@@ -200,7 +270,7 @@ func TestSiteBuildScriptErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.build([]byte("wasm"), []byte("exec"))
+	_, err = s.build(code{app: []byte("wasm"), exec: []byte("exec")})
 	if err == nil || !strings.Contains(err.Error(), "esbuild found 1 error(s)") || !strings.Contains(err.Error(), "main.js:1:8") {
 		t.Errorf("got %v, want esbuild's error with its position", err)
 	}

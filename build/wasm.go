@@ -13,15 +13,22 @@ import (
 )
 
 // wasmBuildFlags are the flags of every wasm build. -trimpath is part of the
-// build cache key, so any other build of ./wasm should use the same flags to
-// share the cache.
+// build cache key, so any other build of ./wasm or ./wasm/worker should use the
+// same flags to share the cache.
 var wasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w -buildid="}
 
-// buildWasm compiles ./wasm for GOOS=js GOARCH=wasm into tmp and returns the
-// module.
-func buildWasm(tmp string) ([]byte, error) {
-	out := filepath.Join(tmp, "bufferscope.wasm")
-	args := append(append([]string{"build"}, wasmBuildFlags...), "-o", out, "./wasm")
+// The Go programs dist compiles to WebAssembly: the app the page runs, and the
+// experiments its Web Worker runs (no Ebiten, so a tenth of the size).
+const (
+	appPackage    = "./wasm"
+	workerPackage = "./wasm/worker"
+)
+
+// buildWasm compiles the Go package pkg for GOOS=js GOARCH=wasm into tmp/name
+// and returns the module.
+func buildWasm(tmp, pkg, name string) ([]byte, error) {
+	out := filepath.Join(tmp, name)
+	args := append(append([]string{"build"}, wasmBuildFlags...), "-o", out, pkg)
 	cmd := exec.Command("go", args...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if msg, err := cmd.CombinedOutput(); err != nil {
