@@ -22,15 +22,16 @@ import (
 // call is recovered and returned as {ok: false, error}.
 //
 //	bufferscope.version                     "0.1.0"
-//	bufferscope.load(params)                {ok, warnings, problems, params}; params: {shared_buffers: "1GB", seed: "7", …}
-//	bufferscope.play() / pause()            {ok, playing}
-//	bufferscope.step(n = 1)                 {ok, step}: exactly n steps, also while paused
+//	bufferscope.load(params)                {ok, warnings, problems, params}; params: {lab: "free", shared_buffers: "1GB", seed: "7", …}
+//	                                        or {lab: "drop", shared_buffers: "20GB", tables: "1xNB/32", policy: "pg14", …}
+//	bufferscope.play() / pause()            {ok, playing}; play on a finished drop lab starts it again
+//	bufferscope.step(n = 1)                 {ok, step}: exactly n steps (drop lab: units, until the replay ends), also while paused
 //	bufferscope.setSpeed(stepsPerSecond)    {ok, speed, label, warnings}; Infinity or "max" for max
-//	bufferscope.speeds()                    [{value, label, param}]: the slider's ladder
+//	bufferscope.speeds()                    [{value, label, param}]: the slider's ladder for the lab loaded
 //	bufferscope.reset()                     {ok}: same parameters, same seed
 //	bufferscope.setSeed(n)                  {ok, seed}
 //	bufferscope.apply(commandText)          {ok, error}: one sim.ParseCommand line
-//	bufferscope.stats()                     counters, positions, playback and hash
+//	bufferscope.stats()                     counters, positions, playback and hash; lab, and drop: {…} in the drop lab
 //	bufferscope.subscribe(fn) → id          fn(stats) about 10×/s while anything changes
 //	bufferscope.unsubscribe(id)             {ok}
 //	bufferscope.inspect(clientX, clientY)   buffer info or null; cellAt(x, y) in canvas pixels
@@ -40,12 +41,13 @@ import (
 //	bufferscope.zoom(steps, clientX?, clientY?) / pan(dx, dy) / fit() / view()
 //	bufferscope.highlight(id | null)        ring one buffer, as the inspector does
 //	bufferscope.setTheme("light" | "dark") / setReducedMotion(bool)
-//	bufferscope.swatch({rel, usage, dirty, pinned, hand, read, write, size})  legend pixels
+//	bufferscope.swatch({rel, usage, dirty, pinned, hand, read, write, drop, size} | {mark, size})  legend pixels
 //
 // When the object is installed the bridge calls window.bufferscopeReady() if the page
 // defined it and dispatches "bufferscope:ready" on window. Errors that stop playback are
-// dispatched as "bufferscope:error" with {message} in detail. Callbacks into page code
-// (subscribers, events) run from microtasks, never inside a Go call.
+// dispatched as "bufferscope:error" with {message} in detail; the end of a drop lab's replay
+// as "bufferscope:done" with the stats in detail. Callbacks into page code (subscribers,
+// events) run from microtasks, never inside a Go call.
 type bridge struct {
 	app  *App
 	host host
@@ -59,6 +61,7 @@ type bridge struct {
 	hashAt   uint64 // app.changes when hash was computed
 	hash     string
 	lastStep uint64
+	done     bool // the drop lab's replay was over at the last tick
 }
 
 // version is the app's version, shown in the page footer and in bug reports.
@@ -122,14 +125,29 @@ func (b *bridge) tick() {
 		}
 		b.dirty = true
 	}
-	if b.dirty && b.ticks%notifyEvery == 0 {
+	if ended := b.finishedNow(); ended || b.dirty && b.ticks%notifyEvery == 0 {
 		b.notify()
 	}
+}
+
+// finishedNow reports whether the drop lab's replay ended since the last call, and then
+// announces it: subscribers hear of it at once, with "bufferscope:done".
+func (b *bridge) finishedNow() bool {
+	done := b.app.finished()
+	if done == b.done {
+		return false
+	}
+	b.done = done
+	if done {
+		dispatch("bufferscope:done", b.statsMap(false))
+	}
+	return done
 }
 
 // changed notifies subscribers at once, after a call that changed the state.
 func (b *bridge) changed() {
 	b.lastStep = b.app.sim.Stats().Steps
+	b.finishedNow()
 	b.notify()
 }
 
@@ -191,17 +209,25 @@ func (b *bridge) load(args []js.Value) any {
 	p := arg(args, 0)
 	values := map[string]string{}
 	var warnings []any
+	lab := ""
 	switch {
 	case p.Type() == js.TypeObject:
-		for _, k := range sim.ParamKeys {
+		if v := p.Get("lab"); !missing(v) {
+			lab = text(v)
+		}
+		keys := sim.ParamKeys
+		if kind, _ := parseLab(lab); kind == labDrop {
+			keys = sim.DropParamKeys
+		}
+		for _, k := range keys {
 			if v := p.Get(k); !missing(v) {
 				values[k] = text(v)
 			}
 		}
 	case !missing(p):
-		warnings = append(warnings, "load takes an object such as {shared_buffers: \"1GB\"}; using the defaults")
+		warnings = append(warnings, "load takes an object such as {shared_buffers: \"1GB\"} or {lab: \"drop\"}; using the defaults")
 	}
-	problems, err := b.app.load(values)
+	problems, err := b.app.load(lab, values)
 	var details []any
 	for _, e := range problems {
 		warnings = append(warnings, e.Error())
@@ -227,6 +253,12 @@ func (b *bridge) play([]js.Value) any {
 	a := b.app
 	if a.failure != "" {
 		return fail("the simulation stopped: " + a.failure + "; reset to start again")
+	}
+	if a.finished() {
+		// The replay is over: play it again from the start, as a media player does.
+		if err := a.reset(); err != nil {
+			return fail(err.Error())
+		}
 	}
 	a.playing = true
 	b.changed()
@@ -279,8 +311,9 @@ func (b *bridge) setSpeed(args []js.Value) any {
 }
 
 func (b *bridge) speeds([]js.Value) any {
-	out := make([]any, len(playback.Ladder))
-	for i, s := range playback.Ladder {
+	ladder := b.app.speedRange().Ladder
+	out := make([]any, len(ladder))
+	for i, s := range ladder {
 		out[i] = map[string]any{"value": s, "label": playback.Label(s), "param": playback.Format(s)}
 	}
 	return out
@@ -320,7 +353,11 @@ func (b *bridge) setSeed(args []js.Value) any {
 		return fail(err.Error())
 	}
 	b.changed()
-	return map[string]any{"ok": true, "seed": strconv.FormatUint(seed, 10)}
+	var warnings []any
+	if b.app.lab == labDrop {
+		warnings = append(warnings, "the drop lab draws no random numbers: a new seed replays the same run")
+	}
+	return map[string]any{"ok": true, "seed": strconv.FormatUint(seed, 10), "warnings": warnings}
 }
 
 func (b *bridge) apply(args []js.Value) any {
@@ -384,11 +421,47 @@ func (b *bridge) statsMap(withHash bool) map[string]any {
 		"updateMs":          math.Round(theGame.timing.updateMs*100) / 100,
 		"paintMs":           math.Round(theGame.timing.paintMs*100) / 100,
 		"error":             failure,
+		"lab":               a.lab.String(),
+	}
+	if a.watch != nil {
+		m["drop"] = b.dropMap()
 	}
 	if withHash {
 		m["hash"] = b.snapshotHash(nil)
 	}
 	return m
+}
+
+// dropMap returns the drop lab's counters. Once the replay is done, descriptorsChecked,
+// lookups, invalidated, modelledSeconds and resultPath are what bufferscope drop prints for
+// the same parameters.
+func (b *bridge) dropMap() map[string]any {
+	a := b.app
+	s := a.sim
+	p := s.DropProgress()
+	r := p.Result
+	name := ""
+	if rels := s.Relations(); p.Relation < a.watch.Relations() && p.Relation < len(rels) {
+		name = rels[p.Relation].Name
+	}
+	return map[string]any{
+		"done":               p.Done,
+		"path":               p.Path.String(),
+		"resultPath":         r.Path,
+		"relation":           p.Relation,
+		"relationName":       name,
+		"relations":          a.watch.Relations(),
+		"cursor":             p.Cursor,
+		"descriptorsChecked": r.DescriptorsChecked,
+		"lookups":            r.Lookups,
+		"lookupMisses":       a.watch.Misses,
+		"invalidated":        r.Invalidated,
+		"drops":              r.Drops,
+		"modelledSeconds":    r.Time.Seconds(),
+		"dropSeconds":        r.DropTime.Seconds(),
+		"thresholdBlocks":    s.Pool.BufDropFullScanThreshold(),
+		"timeScale":          a.watch.TimeScale(),
+	}
 }
 
 func (b *bridge) subscribe(args []js.Value) any {
@@ -420,6 +493,9 @@ func infoMap(info bufferInfo) map[string]any {
 		"buffer": info.Buffer, "empty": info.Empty, "tag": tag, "relation": rel, "fork": fork, "block": block,
 		"flags": strs(info.Flags), "usage": info.Usage, "pins": info.Pins, "pinnedBy": strs(info.PinnedBy),
 		"lsn": info.LSN, "dirty": info.Dirty, "valid": info.Valid,
+	}
+	if d := info.Drop; d != nil {
+		m["drop"] = map[string]any{"target": d.Target, "checked": d.Checked}
 	}
 	if g := info.Group; g != nil {
 		m["group"] = map[string]any{
@@ -471,13 +547,17 @@ func (b *bridge) buffer(args []js.Value) any {
 }
 
 func (b *bridge) relations([]js.Value) any {
-	theme := b.app.view.theme
+	v := &b.app.view
 	var out []any
 	for i, r := range b.app.sim.Relations() {
-		out = append(out, map[string]any{
-			"index": i, "name": r.Name, "color": theme.Rel(i).Hex(),
+		m := map[string]any{
+			"index": i, "name": r.Name, "color": v.relColor(i).Hex(),
 			"blocks": uint32(r.NBlocks[sim.MainForkNum]), "permanent": r.Permanent,
-		})
+		}
+		if w := b.app.watch; w != nil {
+			m["dropped"] = i < w.Relations()
+		}
+		out = append(out, m)
 	}
 	return out
 }
@@ -532,7 +612,7 @@ func (b *bridge) pan(args []js.Value) any {
 
 func (b *bridge) fit([]js.Value) any {
 	v := &b.app.view
-	v.setLayout(grid.Fit(v.layout.N, max(v.w, 1), max(v.h, 1)))
+	v.setLayout(grid.FitBelow(v.layout.N, max(v.w, 1), max(v.h, 1), v.layout.Below))
 	return b.moved()
 }
 
@@ -571,7 +651,8 @@ func (b *bridge) setReducedMotion(args []js.Value) any {
 }
 
 // swatch paints one legend cell with the grid's own painter, so the legend always matches
-// the grid: {rel: index or -1, usage, dirty, pinned, hand, read: 0–1, write: 0–1, size}.
+// the grid: {rel: index or -1, usage, dirty, pinned, hand, read: 0–1, write: 0–1, drop: 0–1,
+// size}, or one of the drop lab's marks: {mark: "cursor", size} (grid.Marks).
 func (b *bridge) swatch(args []js.Value) any {
 	spec := arg(args, 0)
 	get := func(k string, def float64) float64 {
@@ -584,16 +665,30 @@ func (b *bridge) swatch(args []js.Value) any {
 		return def
 	}
 	flag := func(k string) bool { return spec.Type() == js.TypeObject && spec.Get(k).Truthy() }
-	rel := int(min(max(get("rel", 0), -1), grid.MaxRelCode-1))
-	usage := int(min(max(get("usage", 5), 0), 5))
+	v := &b.app.view
 	size := int(min(max(get("size", 24), 8), 128))
-	sw := grid.Swatch{
-		Code:  grid.MakeCode(rel, usage, flag("dirty"), flag("pinned")),
-		Read:  min(max(get("read", 0), 0), 1),
-		Write: min(max(get("write", 0), 0), 1),
-		Hand:  flag("hand"),
+	var px []byte
+	if spec.Type() == js.TypeObject && !missing(spec.Get("mark")) {
+		theme := v.theme.DropLab()
+		var ok bool
+		if px, ok = grid.PaintMark(theme, text(spec.Get("mark")), size); !ok {
+			return fail(fmt.Sprintf("mark %q is not one of %s", text(spec.Get("mark")), strings.Join(grid.Marks, ", ")))
+		}
+	} else {
+		rel := int(min(max(get("rel", 0), -1), math.MaxInt32))
+		if rel >= 0 {
+			rel = min(v.relIndex(rel), grid.MaxRelCode-1)
+		}
+		usage := int(min(max(get("usage", 5), 0), 5))
+		sw := grid.Swatch{
+			Code:  grid.MakeCode(rel, usage, flag("dirty"), flag("pinned")),
+			Read:  min(max(get("read", 0), 0), 1),
+			Write: min(max(get("write", 0), 0), 1),
+			Drop:  min(max(get("drop", 0), 0), 1),
+			Hand:  flag("hand"),
+		}
+		px = grid.PaintSwatch(v.theme, v.nrel, sw, size)
 	}
-	px := grid.PaintSwatch(b.app.view.theme, b.app.view.nrel, sw, size)
 	data := global.Get("Uint8ClampedArray").New(len(px))
 	js.CopyBytesToJS(global.Get("Uint8Array").New(data.Get("buffer")), px)
 	return map[string]any{"width": size, "height": size, "data": data}

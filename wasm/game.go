@@ -5,23 +5,29 @@ package main
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"runtime/debug"
 	"time"
 
+	"github.com/bufferscope/bufferscope/wasm/grid"
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
 // game adapts the App to Ebiten's loop, as in Ebiten's examples/life: Update advances
 // playback and repaints the one reused pixel buffer, uploading it with WritePixels only when
-// it changed; Draw copies that image to the screen and holds no logic; Layout makes the
-// screen the canvas's size in CSS pixels, and Ebiten scales it to device pixels.
+// it changed; Draw copies that image to the screen, then the drop lab's overlay of
+// translucent fills, and holds no logic; Layout makes the screen the canvas's size in CSS
+// pixels, and Ebiten scales it to device pixels.
 type game struct {
 	app    *App
 	bridge *bridge
 	img    *ebiten.Image
 	fresh  bool // img holds pixels the screen has not shown yet
-	frames int  // frames drawn with new pixels; the page waits for the first
-	w, h   int  // canvas size Layout last reported
+	marks  bool // the overlay changed since the screen showed it
+	white  *ebiten.Image
+	fill   ebiten.DrawImageOptions
+	frames int // frames drawn with new pixels; the page waits for the first
+	w, h   int // canvas size Layout last reported
 	opts   ebiten.DrawImageOptions
 	rect   []byte // reused buffer for uploading one damaged rectangle
 	timing timing
@@ -81,6 +87,9 @@ func (g *game) Update() error {
 		g.upload()
 		g.fresh = true
 	}
+	if a.view.drop.on() && a.view.buildOverlay(a.sim.DropProgress()) {
+		g.marks = true
+	}
 	g.timing.add(time.Since(t0), time.Since(t1))
 	g.bridge.tick()
 	return nil
@@ -116,14 +125,36 @@ func (g *game) upload() {
 	}
 }
 
-// Draw shows the latest pixels; when nothing changed it leaves the screen as it was.
+// Draw shows the latest pixels and the overlay over them; when neither changed it leaves
+// the screen as it was.
 func (g *game) Draw(screen *ebiten.Image) {
-	if !g.fresh || g.img == nil {
+	if !g.fresh && !g.marks || g.img == nil {
 		return
 	}
 	screen.DrawImage(g.img, &g.opts)
-	g.fresh = false
+	if g.app.view.drop.on() {
+		g.drawFills(screen, g.app.view.drop.overlay.Fills)
+	}
+	g.fresh, g.marks = false, false
 	g.frames++
+}
+
+// drawFills draws translucent rectangles, scaling the inside pixel of a small white image,
+// so that consecutive fills batch into one draw call.
+func (g *game) drawFills(screen *ebiten.Image, fills []grid.Fill) {
+	if g.white == nil {
+		w := ebiten.NewImage(3, 3)
+		w.Fill(color.White)
+		g.white = w.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+	}
+	for _, f := range fills {
+		g.fill.GeoM.Reset()
+		g.fill.GeoM.Scale(float64(f.X1-f.X0), float64(f.Y1-f.Y0))
+		g.fill.GeoM.Translate(float64(f.X0), float64(f.Y0))
+		g.fill.ColorScale.Reset()
+		g.fill.ColorScale.ScaleWithColor(color.NRGBA{f.Color.R, f.Color.G, f.Color.B, f.Color.A})
+		screen.DrawImage(g.white, &g.fill)
+	}
 }
 
 // Layout makes the screen as large as the canvas's container in CSS pixels.

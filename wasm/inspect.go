@@ -20,6 +20,13 @@ type bufferInfo struct {
 	Dirty    bool
 	Valid    bool
 	Group    *groupInfo // set when the cell stands for a block of buffers
+	Drop     *dropInfo  // set in the drop lab
+}
+
+// dropInfo is what the drop lab adds about a buffer.
+type dropInfo struct {
+	Target  bool // it holds a page of a relation the experiment drops
+	Checked bool // the scan under way has already checked its descriptor
 }
 
 // groupInfo summarises the Side×Side block of buffers one pixel stands for.
@@ -59,6 +66,13 @@ func (a *App) inspect(id int) (bufferInfo, bool) {
 			info.Relation = rels[bv.Rel].Name
 		}
 	}
+	if a.watch != nil {
+		p := s.DropProgress()
+		info.Drop = &dropInfo{
+			Target:  !info.Empty && bv.Rel >= 0 && int(bv.Rel) < a.watch.Relations(),
+			Checked: p.Path == sim.PathScan && id < p.Cursor,
+		}
+	}
 	return info, true
 }
 
@@ -76,28 +90,27 @@ func (a *App) inspectAt(x, y int) (bufferInfo, bool) {
 	}
 	g := &groupInfo{First: info.Buffer, Side: side}
 	counts := map[int]int{}
-	codes := a.view.tracker.Codes
+	// Read the buffers themselves: the grid's codes may be a frame behind, and in the drop
+	// lab they hold colours, not relations.
+	views := make([]sim.BufferView, side)
 	for r := row; r < min(row+side, l.Rows); r++ {
-		for c := col; c < min(col+side, l.Cols); c++ {
-			id := r*l.Cols + c
-			if id >= len(codes) {
-				break
-			}
-			code := codes[id]
+		first := r*l.Cols + col
+		n := a.sim.Snapshot(views[:max(min(side, l.Cols-col), 0)], first)
+		for _, bv := range views[:n] {
+			st := bv.State
 			g.Count++
-			switch {
-			case code.Empty():
+			if !st.Has(sim.BM_TAG_VALID) || bv.Rel < 0 {
 				g.Empty++
-			default:
-				counts[code.Rel()]++
-				if code.Usage() == 0 {
+			} else {
+				counts[int(bv.Rel)]++
+				if st.UsageCount() == 0 {
 					g.Usage0++
 				}
 			}
-			if code.Dirty() {
+			if st.Has(sim.BM_DIRTY) {
 				g.Dirty++
 			}
-			if code.Pinned() {
+			if st.RefCount() > 0 {
 				g.Pinned++
 			}
 		}

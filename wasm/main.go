@@ -4,6 +4,11 @@
 // grid, one cell per buffer (or one pixel per block of buffers in very large pools), and the
 // JavaScript API the page's controls use (bridge_js.go, site/js/bufferscope.d.ts).
 //
+// It runs one of two labs (App.lab): free play, a workload on the pool (sim.New), or the drop
+// lab, a replay that drops relations' buffers by full scans or lookups (sim.NewDropLab),
+// stepped and followed by package droplab and drawn with its marks over the grid
+// (dropview.go).
+//
 // The simulation is package sim; the pixels come from package grid; this package wires them
 // to Ebiten and the browser. Ebiten's browser port is written for a canvas that fills the
 // page: it sizes the canvas from document.body and reads pointer positions from the whole

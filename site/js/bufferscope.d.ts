@@ -10,7 +10,18 @@
 // - Page callbacks (subscribers, events) run from microtasks, after the call that caused
 //   them has returned, never inside Go.
 // - The same parameters and seed and the same sequence of `step(n)` calls give the same
-//   `hash` as package sim does natively.
+//   `hash` as package sim does natively: in free play sim.New(params.Config()) then Step(n);
+//   in the drop lab sim.NewDropLab(p.Experiment(), p.Policy) then Step(n), whatever the
+//   speed and however the steps fell into frames.
+//
+// Two labs share the API; `load({lab})` chooses one:
+// - "free" (the default): free play, a pgbench-like workload on the pool.
+// - "drop": the drop lab. The pool holds the pages of relations t0, t1, … (`tables`) and
+//   then of a relation named "others" until every buffer is used; then the WAL of `op` is
+//   replayed and every relation's buffers are dropped, by a full scan of the descriptors or
+//   by one lookup per block (sim/replay.go). A step is one unit of that replay: one WAL
+//   record, one descriptor checked or one block looked up. The replay ends; then playback
+//   pauses by itself, subscribers are told at once and `bufferscope:done` is dispatched.
 
 export {};
 
@@ -25,11 +36,14 @@ declare global {
     'bufferscope:ready': CustomEvent<{ version: string }>;
     /** Playback stopped on an error (fatal: the grid cannot be drawn at all). */
     'bufferscope:error': CustomEvent<{ message: string; fatal?: boolean }>;
+    /** The drop lab's replay ended (playback has paused); detail is stats() without hash. */
+    'bufferscope:done': CustomEvent<Stats>;
   }
 }
 
-/** Parameter values as text, keyed as in a URL (sim.ParamKeys). Numbers are accepted too. */
+/** Free play's parameter values as text, keyed as in a URL (sim.ParamKeys). Numbers are accepted too. */
 export interface Params {
+  lab?: 'free'; // the default; any value but "free" and "drop" is a problem, and free play
   shared_buffers?: string; // "128kB" … "100GB", or a number of 8 kB buffers
   seed?: string; // 0 … 18446744073709551615; pass seeds above 2^53 as strings
   version?: string; // PostgreSQL major version, 14 … 19
@@ -39,6 +53,22 @@ export interface Params {
   zipf_s?: string; // 1.001 … 1000
   os_cache?: string; // % of misses the kernel's page cache serves
   bgwriter_lru_maxpages?: string; // 0 turns the background writer off
+}
+
+/**
+ * The drop lab's parameter values as text (sim.DropParamKeys), read by sim.ParseDropParams.
+ * Keys of free play are ignored. Defaults: 128MB, 100x1, drop, per-relation, recovery, pg14, NB/32.
+ */
+export interface DropParams {
+  lab: 'drop';
+  shared_buffers?: string; // "128kB" … "100GB"; a 100GB lab takes seconds and ~1.2 GB to build
+  tables?: string; // COUNTxBLOCKS groups, comma-separated; BLOCKS may be NB/k: "100x1", "1xNB/32", "1x44800,100x490";
+  //                  at most 100,000 relations and 2^27 blocks (1 TB) in all
+  op?: string; // "drop" (DROP TABLE) | "truncate" | "vacuum" (VACUUM truncating emptied relations)
+  transactions?: string; // "per-relation" | "single" (not with vacuum)
+  mode?: string; // "recovery" (a standby replaying: sizes are cached) | "primary" (always a full scan)
+  policy?: string; // "pg14" (lookups below the threshold) | "pg13" (always scan) | "lookup" (always look up when sizes are cached)
+  threshold?: string; // BUF_DROP_FULL_SCAN_THRESHOLD in blocks ("512") or "NB/k"; default "NB/32"
 }
 
 export interface ParamProblem {
@@ -52,8 +82,12 @@ export interface LoadResult {
   ok: boolean; // false only when the simulation could not be built; the old one stays
   error?: string;
   warnings: string[]; // one sentence per refused value
-  problems: ParamProblem[];
-  params: Required<Params>; // every parameter, normalised ("16384" → "128MB")
+  problems: ParamProblem[]; // key "lab" for an unknown lab, which loads free play
+  /**
+   * Every parameter of the lab loaded, normalised: "16384" → "128MB"; in the drop lab
+   * tables "1xNB/32", threshold "NB/32" or "512", transactions "per-relation", mode "recovery".
+   */
+  params: Required<Params> | Required<DropParams>;
 }
 
 export interface Stats {
@@ -93,6 +127,38 @@ export interface Stats {
   paintMs: number; // of which painting and uploading pixels
   error: string | null; // why playback stopped, until reset or load
   hash?: string; // Sim.Hash, 16 hex digits; only from stats(), not in subscriber calls
+  lab: 'free' | 'drop';
+  /** The drop lab's progress and counters; only when lab is "drop". */
+  drop?: DropStats;
+}
+
+/**
+ * Where the drop lab's replay stands (sim.DropProgress) and what it has done. Once done,
+ * descriptorsChecked, lookups, invalidated, modelledSeconds and resultPath equal what
+ * `bufferscope drop` prints for the same parameters (descriptors_checked, lookups,
+ * buffers_invalidated, modelled_seconds, path), and `step` is the replay's number of units.
+ */
+export interface DropStats {
+  done: boolean; // the replay is over (playback paused itself)
+  path: 'scan' | 'lookup' | 'none'; // how the drop under way finds buffers; none between drops
+  resultPath: '' | 'scan' | 'lookup' | 'mixed'; // the paths the drops took; "" until done
+  relation: number; // index of the relation being dropped (the first of its transaction); = relations when done
+  relationName: string; // "t3"; "" when done
+  relations: number; // relations the experiment drops (t0 … t(relations-1)); "others" is not one
+  cursor: number; // next descriptor the full scan under way checks, or -1 when no scan is under way
+  descriptorsChecked: number; // by every scan so far
+  lookups: number; // mapping-table lookups so far, one per block looked up
+  lookupMisses: number; // lookups that found no buffer (the block was not in shared buffers)
+  invalidated: number; // buffers dropped so far
+  drops: number; // drop calls finished
+  modelledSeconds: number; // virtual time of the replay so far (Result.Time); equals stats.now
+  dropSeconds: number; // of which the drops' buffer work
+  thresholdBlocks: number; // BUF_DROP_FULL_SCAN_THRESHOLD in blocks for this pool
+  /**
+   * Modelled seconds per second of wall time over about the last second: 0.0004 means one
+   * second here shows 0.4 ms of the replay. 0 while paused and before a second has passed.
+   */
+  timeScale: number;
 }
 
 export interface BufferInfo {
@@ -109,6 +175,11 @@ export interface BufferInfo {
   lsn: string; // page LSN
   dirty: boolean;
   valid: boolean;
+  /** The drop lab only. */
+  drop?: {
+    target: boolean; // it holds a page of a relation the experiment drops (t0 …), not of others
+    checked: boolean; // the full scan under way has already checked its descriptor
+  };
   /** Set when the pixel under the point stands for a block of buffers. */
   group?: {
     first: number; // the block's top-left buffer, described above
@@ -126,9 +197,14 @@ export interface BufferInfo {
 export interface Relation {
   index: number;
   name: string;
-  color: string; // "#rrggbb" in the current theme
+  /**
+   * "#rrggbb" in the current theme. In the drop lab the colours tell roles apart: "others"
+   * is a quiet grey, the dropped relations take four shades of one warm family in turn.
+   */
+  color: string;
   blocks: number; // main fork size
   permanent: boolean; // false for unlogged relations
+  dropped?: boolean; // drop lab only: the experiment drops it (false for "others")
 }
 
 export interface View {
@@ -158,20 +234,40 @@ export interface Failure {
 export interface Bufferscope {
   readonly version: string;
 
-  /** Rebuilds the simulation from params; bad values get safe defaults and warnings. */
-  load(params?: Params): LoadResult;
+  /**
+   * Rebuilds the simulation from params; bad values get safe defaults and warnings. The
+   * old simulation is let go first when the two would not fit in memory together. Speed is
+   * kept, clamped to the new lab's range.
+   */
+  load(params?: Params | DropParams): LoadResult;
+  /** In the drop lab, play on a finished replay starts it again from the beginning (reset, then play). */
   play(): { ok: true; playing: true } | Failure;
   pause(): { ok: true; playing: false };
-  /** Runs exactly n steps (default 1), playing or paused. n is a whole number ≤ 1e8. */
+  /**
+   * Runs exactly n steps (default 1), playing or paused. n is a whole number ≤ 1e8. In the
+   * drop lab a step is one unit of the replay, and the steps stop where the replay ends.
+   */
   step(n?: number): { ok: boolean; step: number; error?: string } | Failure;
-  /** 0 < x ≤ 1e7, or Infinity or "max"; anything else is clamped or kept, with a warning. */
+  /**
+   * Free play: 0 < x ≤ 1e7; drop lab: 0 < x ≤ 1e8; or Infinity or "max" (as many as a
+   * frame's time allows). Anything else is clamped or kept, with a warning.
+   */
   setSpeed(stepsPerSecond: number | string): { ok: true; speed: number; label: string; param: string; warnings: string[] };
-  /** The speed slider's ladder: 1, 2, 5, 10 … 1M steps/s, then max. */
+  /**
+   * The speed slider's ladder for the lab loaded: 1, 2, 5, 10 … 1M steps/s then max in free
+   * play; … 100M then max in the drop lab. Ask again after load() changes the lab.
+   */
   speeds(): Speed[];
   /** Starts the same run again: same parameters, same seed. */
   reset(): { ok: true } | Failure;
-  setSeed(seed: number | string): { ok: true; seed: string } | Failure;
-  /** Applies one command as sim.ParseCommand reads it: "checkpoint", "pin b=0 rel=pgbench_branches blk=0", … */
+  /** The drop lab draws no random numbers: there a new seed replays the same run, with a warning. */
+  setSeed(seed: number | string): { ok: true; seed: string; warnings: string[] } | Failure;
+  /**
+   * Applies one command as sim.ParseCommand reads it: "checkpoint", "pin b=0 rel=pgbench_branches blk=0", …
+   * In the drop lab "step N" steps the replay; other commands act on the pool outside it
+   * (a pinned buffer makes the replay stop with an error, as InvalidateBuffer would wait);
+   * "until" is refused.
+   */
   apply(command: string): { ok: true } | Failure;
   stats(): Stats;
   /** fn(stats) runs at once, then about 10 times a second while anything changes. */
@@ -197,9 +293,17 @@ export interface Bufferscope {
   /** Rings one buffer, as the inspector does; null or -1 for none. */
   highlight(id: number | null): { ok: true; buffer: number };
   setTheme(theme: 'light' | 'dark'): { ok: boolean; theme: string; error?: string };
-  /** Turns the read and write flashes off (true) or on. */
+  /**
+   * Turns the animations off (true) or on: the read, write and drop flashes, and in the drop
+   * lab the scan's fading trail and the misses' pulses. Positions still show: the scan's
+   * cursor, the part it has checked, the lookups' rings and the lane's tape.
+   */
   setReducedMotion(reduced: boolean): { ok: true; reducedMotion: boolean };
-  /** Paints one legend cell with the grid's painter: RGBA pixels of a size × size square. */
+  /**
+   * Paints one legend cell with the grid's painter: RGBA pixels of a size × size square.
+   * rel is an index into relations(), drawn in the current lab's colours. With mark, paints
+   * one of the drop lab's marks instead (DropMark), in the drop lab's colours.
+   */
   swatch(spec: {
     rel?: number; // relation index, or -1 for an empty buffer
     usage?: number;
@@ -208,6 +312,24 @@ export interface Bufferscope {
     hand?: boolean;
     read?: number; // read flash, 0 … 1
     write?: number; // write flash, 0 … 1
+    drop?: number; // drop flash (InvalidateBuffer emptied it), 0 … 1
     size?: number; // 8 … 128, default 24
-  }): { width: number; height: number; data: Uint8ClampedArray };
+  } | { mark: DropMark; size?: number }): { width: number; height: number; data: Uint8ClampedArray } | Failure;
 }
+
+/**
+ * What the drop lab draws, for the legend (swatch({mark})). The grid and its marks:
+ * - "checked": the descriptors the full scan under way has checked are tinted blue (Theme.Probe);
+ * - "trail": those it checked in the last half second more strongly, fading behind the cursor;
+ * - "cursor": an ink ring, with markers in the rulers, on the next descriptor the scan checks;
+ * - "found": a buffer a lookup found is tinted blue, fading, as the trail is (an ink ring marks the latest);
+ * - "dropped": a buffer InvalidateBuffer emptied burns red, then fades to empty.
+ * The lane under the grid: a track of the scan's progress through the pool (blue bar,
+ * head at the cursor), and a tape of the latest lookups, newest at the right:
+ * - "hit": a bar in the relation's colour: the block was in shared buffers and is dropped;
+ * - "miss": a hollow blue bar, pulsing when new: the block was looked up and not found —
+ *   the lookup path pays for every block, cached or not.
+ * Pools beyond 131,072 buffers show a pixel per block of buffers: no flashes there; the
+ * cursor's ring stands one pixel off its block.
+ */
+export type DropMark = 'checked' | 'trail' | 'cursor' | 'found' | 'dropped' | 'hit' | 'miss';

@@ -77,6 +77,17 @@ type Snapshotter interface {
 // so refreshing never allocates after the first call.
 type Refresher struct {
 	views []sim.BufferView
+	// RelMap, if not nil, replaces each relation index (BufferView.Rel) before it is encoded:
+	// the drop lab colours its relations by role (DropRelMap). Indices beyond it are kept.
+	RelMap []int32
+}
+
+// encode packs a view into a Code through RelMap.
+func (r *Refresher) encode(v sim.BufferView) Code {
+	if v.Rel >= 0 && int(v.Rel) < len(r.RelMap) {
+		v.Rel = r.RelMap[v.Rel]
+	}
+	return Encode(v)
 }
 
 // refreshChunk is how many views one Snapshot call fills.
@@ -94,8 +105,14 @@ func (r *Refresher) Refresh(s Snapshotter, codes []Code, first, n int) {
 		if got == 0 {
 			return
 		}
-		for j, v := range r.views[:got] {
-			codes[i+j] = Encode(v)
+		if r.RelMap == nil {
+			for j, v := range r.views[:got] {
+				codes[i+j] = Encode(v)
+			}
+		} else {
+			for j, v := range r.views[:got] {
+				codes[i+j] = r.encode(v)
+			}
 		}
 		i += got
 	}
@@ -113,6 +130,6 @@ func (r *Refresher) RefreshOne(s Snapshotter, codes []Code, id int) {
 		r.views = make([]sim.BufferView, refreshChunk)
 	}
 	if s.Snapshot(r.views[:1], id) == 1 {
-		codes[id] = Encode(r.views[0])
+		codes[id] = r.encode(r.views[0])
 	}
 }

@@ -23,6 +23,13 @@
 //		}
 //	}
 //
+// The drop lab draws with the same painter in its own colours (LightDrop, DarkDrop: the
+// dropped relations in one warm family, the rest of the pool in grey, through
+// Tracker.SetRelMap and DropRelMap), burns the buffers a drop empties (FlashDrop), and keeps
+// a lane under the grid (Layout.Below). Its moving marks — the scan's cursor and trail, the
+// lookups' rings, the lane's tape — are an Overlay of translucent Fills that the app draws
+// over the uploaded pixels each frame, so they never cost a repaint of the cells beneath.
+//
 // Coordinates are canvas pixels with the origin at the top left; the app paints at CSS
 // pixel resolution and lets Ebiten scale to device pixels.
 package grid

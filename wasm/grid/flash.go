@@ -4,14 +4,25 @@ package grid
 type FlashKind uint8
 
 // The flashes the grid draws. A read glows over the whole cell; a write lights a ring, so the
-// two differ in shape as well as colour.
+// two differ in shape as well as colour; a drop burns the emptied cell in Theme.Drop.
 const (
 	FlashRead  FlashKind = iota // a page was read into the buffer (after an eviction, once the pool is full)
 	FlashWrite                  // a dirty page was written out
+	FlashDrop                   // InvalidateBuffer dropped the page without writing it
+	numFlashKinds
+)
+
+// Each buffer's countdowns share one uint16, flashBits bits per kind.
+const (
+	flashBits = 5
+	flashMask = 1<<flashBits - 1
 )
 
 // FlashTicks is how many ticks a flash lasts: 0.4 s at Ebiten's 60 ticks per second.
 const FlashTicks = 24
+
+// FlashTicks must fit in a countdown's flashBits bits: this constant does not compile if not.
+const _ = uint(flashMask - FlashTicks)
 
 // MaxFlashBuffers is the largest pool whose buffers flash. Larger pools are drawn many
 // buffers to a pixel, where flashes would only be noise.
@@ -21,7 +32,7 @@ const MaxFlashBuffers = 131072
 // Only buffers with a flash in progress are visited by Tick. The zero value holds none;
 // Reset sizes it for a pool.
 type Flashes struct {
-	left   []uint16 // per buffer: read ticks in the low byte, write ticks in the high byte
+	left   []uint16 // per buffer: the ticks left of each kind, flashBits bits per kind
 	active []int32  // buffers whose left is not zero, each once
 }
 
@@ -49,12 +60,12 @@ func (f *Flashes) Note(kind FlashKind, id int) {
 	if id < 0 || id >= len(f.left) {
 		return
 	}
-	old := f.left[id]
-	if kind == FlashWrite {
-		f.left[id] = old&0x00FF | FlashTicks<<8
-	} else {
-		f.left[id] = old&0xFF00 | FlashTicks
+	if kind >= numFlashKinds {
+		return
 	}
+	old := f.left[id]
+	shift := flashBits * uint(kind)
+	f.left[id] = old&^(flashMask<<shift) | FlashTicks<<shift
 	if old == 0 {
 		f.active = append(f.active, int32(id))
 	}
@@ -73,13 +84,14 @@ func (f *Flashes) Age(ticks int) {
 	keep := f.active[:0]
 	for _, id := range f.active {
 		v := f.left[id]
-		r, w := v&0xFF, v>>8
-		r -= min(r, t)
-		w -= min(w, t)
-		if v = w<<8 | r; v != 0 {
+		var next uint16
+		for k := range uint(numFlashKinds) {
+			left := v >> (flashBits * k) & flashMask
+			next |= (left - min(left, t)) << (flashBits * k)
+		}
+		if f.left[id] = next; next != 0 {
 			keep = append(keep, id)
 		}
-		f.left[id] = v
 	}
 	f.active = keep
 }
@@ -94,18 +106,40 @@ const FlashSteps = 4
 // flashStep returns the level, 0 to FlashSteps, of a flash with ticks left.
 func flashStep(ticks uint16) uint16 { return (ticks*FlashSteps + FlashTicks - 1) / FlashTicks }
 
-// flashKey packs the levels of both kinds of flash of a countdown word; two words with the
-// same key look the same.
-func flashKey(v uint16) uint16 { return flashStep(v&0xFF) | flashStep(v>>8)<<8 }
+// flashTicks returns the ticks left of kind in a countdown word.
+func flashTicks(v uint16, kind FlashKind) uint16 { return v >> (flashBits * uint(kind)) & flashMask }
 
-// Level returns how far into its fade each kind of flash on buffer id is: 1 when it just
-// started, 0 when there is none, in FlashSteps steps.
+// flashKey packs the levels of every kind of flash of a countdown word, three bits each;
+// two words with the same key look the same.
+func flashKey(v uint16) uint16 {
+	var key uint16
+	for k := range numFlashKinds {
+		key |= flashStep(flashTicks(v, k)) << (3 * uint(k))
+	}
+	return key
+}
+
+// flashLevel returns the level of kind in a countdown word, 0 to 1 in FlashSteps steps.
+func flashLevel(v uint16, kind FlashKind) float64 {
+	return float64(flashStep(flashTicks(v, kind))) / FlashSteps
+}
+
+// Level returns how far into its fade the read and write flashes on buffer id are: 1 when
+// it just started, 0 when there is none, in FlashSteps steps.
 func (f *Flashes) Level(id int) (read, write float64) {
 	if id < 0 || id >= len(f.left) {
 		return 0, 0
 	}
 	v := f.left[id]
-	return float64(flashStep(v&0xFF)) / FlashSteps, float64(flashStep(v>>8)) / FlashSteps
+	return flashLevel(v, FlashRead), flashLevel(v, FlashWrite)
+}
+
+// LevelOf returns how far into its fade the flash of kind on buffer id is, as Level does.
+func (f *Flashes) LevelOf(kind FlashKind, id int) float64 {
+	if id < 0 || id >= len(f.left) || kind >= numFlashKinds {
+		return 0
+	}
+	return flashLevel(f.left[id], kind)
 }
 
 // Clear ends every flash at once.
@@ -116,5 +150,9 @@ func (f *Flashes) Clear() {
 	f.active = f.active[:0]
 }
 
-// flashStrength is how far towards Theme.Flash a cell glows when a read flash starts.
-const flashStrength = 0.6
+// flashStrength is how far towards Theme.Flash a cell glows when a read flash starts, and
+// dropStrength how far towards Theme.Drop an emptied cell burns when a drop flash starts.
+const (
+	flashStrength = 0.6
+	dropStrength  = 0.9
+)

@@ -70,3 +70,29 @@ func TestFlashesOffForLargePools(t *testing.T) {
 		t.Error("Clear left a level")
 	}
 }
+
+// TestFlashKindsAreIndependent: the three kinds share one countdown word per buffer without
+// disturbing each other.
+func TestFlashKindsAreIndependent(t *testing.T) {
+	var f Flashes
+	f.Reset(10)
+	f.Note(FlashDrop, 4)
+	if r, w := f.Level(4); r != 0 || w != 0 || f.LevelOf(FlashDrop, 4) != 1 {
+		t.Fatalf("a drop flash shows as read %v, write %v, drop %v", r, w, f.LevelOf(FlashDrop, 4))
+	}
+	f.Age(FlashTicks / 2)
+	f.Note(FlashRead, 4)
+	if f.LevelOf(FlashRead, 4) != 1 || f.LevelOf(FlashDrop, 4) != 0.5 || f.LevelOf(FlashWrite, 4) != 0 {
+		t.Errorf("after a read: read %v, drop %v, write %v", f.LevelOf(FlashRead, 4), f.LevelOf(FlashDrop, 4), f.LevelOf(FlashWrite, 4))
+	}
+	if f.Active() != 1 {
+		t.Errorf("%d active, want 1", f.Active())
+	}
+	f.Age(FlashTicks / 2)
+	if f.LevelOf(FlashDrop, 4) != 0 || f.LevelOf(FlashRead, 4) != 0.5 {
+		t.Errorf("the drop flash should be over and the read half way: drop %v, read %v", f.LevelOf(FlashDrop, 4), f.LevelOf(FlashRead, 4))
+	}
+	if f.LevelOf(numFlashKinds, 4) != 0 || f.LevelOf(FlashDrop, 99) != 0 {
+		t.Error("out-of-range kinds or buffers have levels")
+	}
+}

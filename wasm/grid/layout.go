@@ -44,11 +44,14 @@ type Layout struct {
 	Level      int // index into Zooms
 	FitLevel   int // the level at which the whole pool fits; zooming out stops there
 	OX, OY     int // canvas position of the top-left corner of buffer 0
+	// Below is the height in pixels kept free under the area for a lane of marks (the
+	// drop lab's); 0 keeps none.
+	Below int
 }
 
 // Area returns the part of the canvas cells may occupy: x, y, width and height.
 func (l Layout) Area() (x, y, w, h int) {
-	return Ruler, Ruler, max(l.W-Ruler-Pad, 1), max(l.H-Ruler-Pad, 1)
+	return Ruler, Ruler, max(l.W-Ruler-Pad, 1), max(l.H-Ruler-Pad-l.Below, 1)
 }
 
 // Zoom returns the current step of the zoom ladder.
@@ -78,9 +81,12 @@ func (l Layout) MapSize() (w, h int) {
 
 // Fit arranges n buffers on a w×h canvas with the largest cells that show the whole pool,
 // centred. A canvas too small for even the furthest zoom gets that zoom, and can be panned.
-func Fit(n, w, h int) Layout {
+func Fit(n, w, h int) Layout { return FitBelow(n, w, h, 0) }
+
+// FitBelow is Fit with below pixels kept free under the area (Layout.Below).
+func FitBelow(n, w, h, below int) Layout {
 	n = max(n, 1)
-	l := Layout{N: n, W: max(w, 1), H: max(h, 1)}
+	l := Layout{N: n, W: max(w, 1), H: max(h, 1), Below: max(below, 0)}
 	_, _, aw, ah := l.Area()
 	l.Level, l.Cols = 0, n
 	for i := len(Zooms) - 1; i >= 0; i-- {
@@ -129,6 +135,9 @@ func (l *Layout) clamp() {
 	l.OY = clampAxis(l.OY, ay, ah, mh)
 }
 
+// Refit returns the layout that shows the whole pool on the same canvas, keeping Below.
+func (l Layout) Refit() Layout { return FitBelow(l.N, l.W, l.H, l.Below) }
+
 // Zoomed reports whether the view is closer than the one that shows the whole pool.
 func (l Layout) Zoomed() bool { return l.Level > l.FitLevel }
 
@@ -176,7 +185,7 @@ func (l Layout) Resize(w, h int) Layout {
 		return l
 	}
 	if !l.Zoomed() {
-		return Fit(l.N, w, h)
+		return FitBelow(l.N, w, h, l.Below)
 	}
 	ax, ay, aw, ah := l.Area()
 	cx, cy := ax+aw/2, ay+ah/2
@@ -256,6 +265,17 @@ func (l Layout) Visible(id int) bool {
 	x, y, s := l.CellRect(id)
 	ax, ay, aw, ah := l.Area()
 	return x+s > ax && y+s > ay && x < ax+aw && y < ay+ah
+}
+
+// RowSpan returns the canvas rows [y0, y1) that the cells of buffers [first, end) lie in
+// (whole rows of cells, or of pixels standing for blocks), not clipped to the canvas.
+func (l Layout) RowSpan(first, end int) (y0, y1 int) {
+	first, end = max(first, 0), min(end, l.N)
+	if first >= end || l.Cols <= 0 {
+		return 0, 0
+	}
+	z := l.Zoom()
+	return l.OY + first/l.Cols/z.Block*z.Cell, l.OY + ((end-1)/l.Cols/z.Block+1)*z.Cell
 }
 
 // VisibleRows returns the rows of the arrangement that show in the area, [from, to).

@@ -220,3 +220,17 @@ func TestZoomString(t *testing.T) {
 		}
 	}
 }
+
+func TestRowSpan(t *testing.T) {
+	for _, l := range []Layout{Fit(1000, 300, 200), Fit(16384, 120, 100), Fit(13107200, 874, 668)} {
+		for _, r := range [][2]int{{0, 1}, {5, l.Cols * 3}, {l.N - 1, l.N}} {
+			y0, y1 := l.RowSpan(r[0], r[1])
+			for _, id := range []int{r[0], r[1] - 1} {
+				_, y, s := l.CellRect(id)
+				if y < y0 || y+s > y1 {
+					t.Errorf("%v: buffer %d's cell at rows [%d,%d) is outside the span [%d,%d) of [%d,%d)", l.Zoom(), id, y, y+s, y0, y1, r[0], r[1])
+				}
+			}
+		}
+	}
+}

@@ -359,16 +359,19 @@ func (p *Painter) paintCells(f *Frame) {
 					p.px[o+1], p.px[o+p.w], p.px[o+p.w+1] = c, c, c
 				}
 			} else {
-				var rf, wf float64
+				var fl cellFlash
 				if flash != 0 {
-					rf, wf = flashes.Level(id)
+					fl = cellFlash{flashLevel(flash, FlashRead), flashLevel(flash, FlashWrite), flashLevel(flash, FlashDrop)}
 				}
-				p.cell(x, y, side, code, rf, wf)
+				p.cell(x, y, side, code, fl)
 			}
 			x += cell
 		}
 	}
 }
+
+// cellFlash is how far into its fade each kind of flash on a cell is, 0 to 1.
+type cellFlash struct{ read, write, drop float64 }
 
 // cell paints one buffer's cell of side pixels at (x, y): its fill, then the marks that fit.
 //
@@ -379,13 +382,20 @@ func (p *Painter) paintCells(f *Frame) {
 //   - pinned: a bar down the left side (4 px or more)
 //   - usage count: up to five ticks along the bottom (11 px or more)
 //   - read flash: the fill glows towards Theme.Flash; write flash: a ring of ink
-func (p *Painter) cell(x, y, side int, code Code, readF, writeF float64) {
+//   - drop flash: the cell, emptied, burns in Theme.Drop and fades to Empty
+func (p *Painter) cell(x, y, side int, code Code, fl cellFlash) {
+	readF, writeF := fl.read, fl.write
 	if code.Empty() {
+		empty, edge := p.pal.empty, p.pal.edge
+		if fl.drop > 0 {
+			empty = Mix(unpack(empty), p.pal.drop, dropStrength*fl.drop).pixel()
+			edge = Mix(unpack(edge), p.pal.drop, dropStrength*fl.drop).pixel()
+		}
 		if side >= 10 {
-			p.rect(x, y, side, side, p.pal.edge)
-			p.rect(x+1, y+1, side-2, side-2, p.pal.empty)
+			p.rect(x, y, side, side, edge)
+			p.rect(x+1, y+1, side-2, side-2, empty)
 		} else {
-			p.rect(x, y, side, side, p.pal.empty)
+			p.rect(x, y, side, side, empty)
 		}
 		return
 	}
@@ -400,6 +410,9 @@ func (p *Painter) cell(x, y, side int, code Code, readF, writeF float64) {
 	}
 	if writeF > 0 && side < 3 {
 		fill = Mix(unpack(fill), p.pal.fg, 0.8*writeF).pixel()
+	}
+	if fl.drop > 0 {
+		fill = Mix(unpack(fill), p.pal.drop, dropStrength*fl.drop).pixel()
 	}
 	p.rect(x, y, side, side, fill)
 	if side < 3 {
@@ -460,7 +473,7 @@ func (p *Painter) paintBlocks(f *Frame) {
 			var counts [16]int32
 			var acc uint64 // usage, dirty and pinned counts, packed as blockSums
 			total := 0
-			var flash uint16
+			var flash, drop uint16
 			for r := r0; r < r1; r++ {
 				lo := r*l.Cols + c0
 				if lo >= len(codes) {
@@ -473,7 +486,10 @@ func (p *Painter) paintBlocks(f *Frame) {
 				}
 				if flashes != nil {
 					for _, v := range flashes.left[lo:hi] {
-						flash = max(flash, flashStep(v&0xFF))
+						if v != 0 {
+							flash = max(flash, flashStep(flashTicks(v, FlashRead)))
+							drop = max(drop, flashStep(flashTicks(v, FlashDrop)))
+						}
 					}
 				}
 				total += hi - lo
@@ -500,6 +516,9 @@ func (p *Painter) paintBlocks(f *Frame) {
 			}
 			if flash > 0 {
 				px = Mix(unpack(px), p.pal.flash, flashStrength*float64(flash)/FlashSteps).pixel()
+			}
+			if drop > 0 {
+				px = Mix(unpack(px), p.pal.drop, dropStrength*float64(drop)/FlashSteps).pixel()
 			}
 			row[x] = px
 		}
@@ -575,9 +594,9 @@ func unpack(v uint32) RGBA { return RGBA{uint8(v), uint8(v >> 8), uint8(v >> 16)
 // Swatch describes one cell for the legend: a buffer's code, how far into a read or write
 // flash it is, and whether the clock hand points at it.
 type Swatch struct {
-	Code        Code
-	Read, Write float64
-	Hand        bool
+	Code              Code
+	Read, Write, Drop float64
+	Hand              bool
 }
 
 // PaintSwatch paints one legend cell with the grid's own code, on a transparent square of
@@ -589,7 +608,7 @@ func PaintSwatch(t *Theme, nrel int, s Swatch, side int) []byte {
 	p.resize(side, side)
 	p.pal.build(t, max(nrel, s.Code.Rel()+1))
 	p.x0, p.y0, p.x1, p.y1 = 0, 0, side, side
-	p.cell(3, 3, side-6, s.Code, s.Read, s.Write)
+	p.cell(3, 3, side-6, s.Code, cellFlash{s.Read, s.Write, s.Drop})
 	if s.Hand {
 		p.ring(3, 3, side-6, 2, p.pal.hand)
 	}

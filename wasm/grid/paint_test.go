@@ -356,3 +356,35 @@ func TestUpdateRepaintsLittle(t *testing.T) {
 		t.Errorf("RectBytes gave %d bytes", len(buf))
 	}
 }
+
+// TestPaintDropFlash: an emptied buffer burns in Theme.Drop, then fades to Empty; in a view
+// of blocks the pixel burns too.
+func TestPaintDropFlash(t *testing.T) {
+	for _, theme := range []*Theme{&LightDrop, &DarkDrop} {
+		f := frameOf(64, 400, 400, theme)
+		var fl Flashes
+		fl.Reset(64)
+		fl.Note(FlashDrop, 5)
+		f.Flashes = &fl
+		var p Painter
+		p.Paint(f)
+		x, y, s := f.Layout.CellRect(5)
+		if got, want := p.At(x+s/2, y+s/2), Mix(theme.Empty, theme.Drop, dropStrength); got != want {
+			t.Errorf("%s: burning cell %v, want %v", theme.Name, got, want)
+		}
+		fl.Age(FlashTicks)
+		p.Update(f)
+		if got := p.At(x+s/2, y+s/2); got != theme.Empty {
+			t.Errorf("%s: after the flash the cell is %v, want Empty %v", theme.Name, got, theme.Empty)
+		}
+		b := frameOf(5000, 60, 60, theme)
+		var bf Flashes
+		bf.Reset(5000)
+		bf.Note(FlashDrop, 0)
+		b.Flashes = &bf
+		p.Paint(b)
+		if got, want := p.At(b.Layout.OX, b.Layout.OY), Mix(theme.Empty, theme.Drop, dropStrength); got != want {
+			t.Errorf("%s: burning block %v, want %v", theme.Name, got, want)
+		}
+	}
+}

@@ -72,6 +72,14 @@ type Theme struct {
 	Highlight  RGBA // the ring around the inspected buffer
 	Flash      RGBA // what a freshly read page glows towards, a hue no relation uses
 	Relations  []RGBA
+	// The drop lab's marks: Probe for what looks for a relation's buffers (the scan's
+	// cursor and trail, a lookup's ring, a missed lookup on the tape), Drop for the burst of
+	// a buffer InvalidateBuffer empties.
+	Probe RGBA
+	Drop  RGBA
+	// FadeFrom, when not zero, replaces UsageFade: a cell shows FadeFrom of its relation's
+	// colour at usage count 0, rising evenly to all of it at the maximum.
+	FadeFrom float64
 }
 
 // The two themes the site offers.
@@ -96,6 +104,8 @@ var (
 			hex("#f0e442"), // yellow
 			hex("#8a8a8a"), // grey
 		},
+		Probe: hex("#2463eb"),
+		Drop:  hex("#d7263d"),
 	}
 	Dark = Theme{
 		Name:       "dark",
@@ -117,8 +127,72 @@ var (
 			hex("#f0e442"), // yellow
 			hex("#a0a0a0"), // grey
 		},
+		Probe: hex("#5e9bff"),
+		Drop:  hex("#ff5468"),
 	}
 )
+
+// The drop lab's themes: Light and Dark with the relations recoloured so that the ones being
+// dropped stand out. Palette index 0 is the relation that fills the rest of the pool
+// ("others"), in a quiet grey; the dropped relations take the next DropShades indices in
+// turn, shades of one warm family, so that neighbouring relations stay apart. DropRelIndex
+// maps a relation to its index.
+//
+// Usage counts matter little to a drop, so colours fade less with them (FadeFrom), and an
+// emptied buffer is lighter than in free play (darker on the dark theme), close to the
+// background, so that dropped pages are seen to be gone. Shades alternate light and dark.
+var (
+	LightDrop = dropTheme(Light, hex("#efede7"), hex("#d8d5cd"), hex("#b0aca3"),
+		hex("#f76707"), hex("#b8420b"), hex("#fa9a1e"), hex("#d9530e"))
+	DarkDrop = dropTheme(Dark, hex("#1f2228"), hex("#30343c"), hex("#555a64"),
+		hex("#ffa94d"), hex("#e8590c"), hex("#ffc078"), hex("#ff7a1a"))
+)
+
+// DropShades is how many colours the dropped relations take in turn.
+const DropShades = 4
+
+// dropFadeFrom is the drop themes' FadeFrom.
+const dropFadeFrom = 0.78
+
+func dropTheme(t Theme, empty, edge, others RGBA, shades ...RGBA) Theme {
+	if len(shades) != DropShades {
+		panic("grid: a drop theme needs DropShades shades")
+	}
+	t.Empty, t.EmptyEdge, t.FadeFrom = empty, edge, dropFadeFrom
+	t.Relations = append([]RGBA{others}, shades...)
+	return t
+}
+
+// DropLab returns the drop lab's variant of t: LightDrop or DarkDrop.
+func (t *Theme) DropLab() *Theme {
+	if t.Name == Dark.Name {
+		return &DarkDrop
+	}
+	return &LightDrop
+}
+
+// DropRelIndex returns the palette index of the drop lab's relation rel (an index in
+// Sim.Relations) when the experiment drops nrel relations, which come first in the catalog,
+// followed by "others": 0 for others, and 1 to DropShades in turn for the dropped ones.
+func DropRelIndex(rel, nrel int) int {
+	if rel < 0 {
+		return -1
+	}
+	if rel >= nrel {
+		return 0
+	}
+	return 1 + rel%DropShades
+}
+
+// DropRelMap returns DropRelIndex for each of the nrel+1 relations of a drop lab, for
+// Tracker.SetRelMap.
+func DropRelMap(nrel int) []int32 {
+	m := make([]int32, nrel+1)
+	for i := range m {
+		m[i] = int32(DropRelIndex(i, nrel))
+	}
+	return m
+}
 
 // ThemeByName returns Light or Dark; any other name gives Light and false.
 func ThemeByName(name string) (*Theme, bool) {
@@ -155,7 +229,15 @@ func (t *Theme) Fill(rel, usage int) RGBA {
 	if rel < 0 {
 		return t.Empty
 	}
-	return Mix(t.Background, t.Rel(rel), UsageFade(usage))
+	return Mix(t.Background, t.Rel(rel), t.fade(usage))
+}
+
+// fade is how much of a relation's colour a cell with the given usage count shows.
+func (t *Theme) fade(usage int) float64 {
+	if t.FadeFrom <= 0 {
+		return UsageFade(usage)
+	}
+	return t.FadeFrom + (1-t.FadeFrom)*float64(min(max(usage, 0), maxUsage))/maxUsage
 }
 
 // InkOn returns the colour marks are drawn in on a cell of colour fill: dark ink on light
@@ -184,6 +266,7 @@ type palette struct {
 	hilite uint32
 	flash  RGBA
 	fg     RGBA
+	drop   RGBA
 }
 
 func (p *palette) index(rel, usage, dirty int) int {
@@ -228,7 +311,7 @@ func (p *palette) build(t *Theme, nrel int) {
 		}
 	}
 	p.hand, p.hilite = t.Hand.pixel(), t.Highlight.pixel()
-	p.flash, p.fg = t.Flash, t.Hand
+	p.flash, p.fg, p.drop = t.Flash, t.Hand, t.Drop
 }
 
 // smallMask keeps the bits of a Code that decide a small cell's colour: relation, usage

@@ -21,6 +21,10 @@ type Tracked interface {
 // of a budget per Sync, so a 100 GB pool never stalls a frame.
 type Tracker struct {
 	Codes []Code
+	// MaxTouched, when not zero, replaces the default number of named buffers past which
+	// Note gives up on them and refreshes the whole pool. The drop lab raises it: a scan
+	// names its invalidations in order, mostly in runs, which Sync copies run by run.
+	MaxTouched int
 
 	r       Refresher
 	touched []int32
@@ -29,7 +33,12 @@ type Tracker struct {
 	stale   bool   // a full refresh is in progress
 	cursor  int    // where the full refresh continues
 	changed bool   // some code may have changed since Changed was last called
+	lo, hi  int    // the range of buffers refreshed since ChangedRange was last called; lo ≥ hi for none
 }
+
+// SetRelMap makes the tracker encode relations through m (Refresher.RelMap) from the next
+// Reset on; nil encodes them as they are.
+func (t *Tracker) SetRelMap(m []int32) { t.r.RelMap = m }
 
 // Reset sizes the codes for the simulation and refreshes all of them.
 func (t *Tracker) Reset(s Tracked, nbuffers, hand int) {
@@ -42,11 +51,17 @@ func (t *Tracker) Reset(s Tracked, nbuffers, hand int) {
 	t.touched = t.touched[:0]
 	t.hand, t.passes = hand, s.Stats().SweepPasses
 	t.stale, t.cursor, t.changed = false, 0, true
+	t.lo, t.hi = 0, nbuffers
 }
 
 // maxTouched is how many named buffers Sync copies one by one; past it, a full refresh
 // in budgeted slices is cheaper: a quarter of the pool, at least 1,024 and at most 65,536.
-func (t *Tracker) maxTouched() int { return min(max(len(t.Codes)/4, 1024), 1<<16) }
+func (t *Tracker) maxTouched() int {
+	if t.MaxTouched > 0 {
+		return t.MaxTouched
+	}
+	return min(max(len(t.Codes)/4, 1024), 1<<16)
+}
 
 // Note records the buffers a command's events name, and starts flashes for reads and writes
 // when flashes is not nil.
@@ -106,8 +121,20 @@ func (t *Tracker) Sync(s Tracked, hand, budget int) {
 		t.stale = true // the hand went all the way round
 	}
 	t.hand, t.passes = hand, passes
-	for _, id := range t.touched {
-		t.r.RefreshOne(s, t.Codes, int(id))
+	// Copy the named buffers run by run: consecutive ids in one Refresh.
+	for i := 0; i < len(t.touched); {
+		first := int(t.touched[i])
+		j := i + 1
+		for j < len(t.touched) && int(t.touched[j]) == first+(j-i) {
+			j++
+		}
+		if j-i == 1 {
+			t.r.RefreshOne(s, t.Codes, first)
+			t.widen(first, first+1)
+		} else {
+			t.refreshRange(s, first, j-i)
+		}
+		i = j
 	}
 	if len(t.touched) > 0 {
 		t.changed = true
@@ -115,9 +142,8 @@ func (t *Tracker) Sync(s Tracked, hand, budget int) {
 	t.touched = t.touched[:0]
 	if t.stale {
 		k := min(max(budget, 1), n-t.cursor)
-		t.r.Refresh(s, t.Codes, t.cursor, k)
+		t.refreshRange(s, t.cursor, k)
 		t.cursor += k
-		t.changed = true
 		if t.cursor >= n {
 			t.stale, t.cursor = false, 0
 		}
@@ -132,8 +158,32 @@ func (t *Tracker) refresh(s Tracked, first, k int) {
 		t.stale = true
 		return
 	}
+	t.refreshRange(s, first, k)
+}
+
+// refreshRange copies buffers [first, first+k) and notes that they may have changed.
+func (t *Tracker) refreshRange(s Tracked, first, k int) {
 	t.r.Refresh(s, t.Codes, first, k)
 	t.changed = true
+	t.widen(first, first+k)
+}
+
+// widen adds [first, end) to the range ChangedRange reports.
+func (t *Tracker) widen(first, end int) {
+	if t.lo >= t.hi {
+		t.lo, t.hi = first, end
+		return
+	}
+	t.lo, t.hi = min(t.lo, first), max(t.hi, end)
+}
+
+// ChangedRange returns the smallest range of buffers [first, end) that holds every code
+// refreshed since the last call, empty (first ≥ end) when none was, and clears it. A
+// painter of a large pool repaints just that part.
+func (t *Tracker) ChangedRange() (first, end int) {
+	first, end = t.lo, t.hi
+	t.lo, t.hi = 0, 0
+	return first, end
 }
 
 // Pending reports whether a full refresh is still under way.

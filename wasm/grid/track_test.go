@@ -99,3 +99,49 @@ func TestTrackerRefreshesInBudgetedSlices(t *testing.T) {
 		}
 	}
 }
+
+// TestTrackerFollowsADropLab: with a drop lab's relation map and MaxTouched raised, a scan
+// that invalidates a long run of buffers is copied run by run, without a full refresh, and
+// ChangedRange reports where.
+func TestTrackerFollowsADropLab(t *testing.T) {
+	p, _ := sim.ParseDropParams(map[string]string{"tables": "2x3000", "policy": "pg13"})
+	s, err := sim.NewDropLab(p.Experiment(), p.Policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := s.Pool.NBuffers
+	var tr Tracker
+	tr.MaxTouched = n
+	tr.SetRelMap(DropRelMap(2))
+	tr.Reset(s, n, s.Pool.ClockHand())
+	if a, b := tr.ChangedRange(); a != 0 || b != n {
+		t.Errorf("after Reset the changed range is [%d,%d), want the pool", a, b)
+	}
+	if c := tr.Codes[0]; c.Rel() != 1 || tr.Codes[3000].Rel() != 2 || tr.Codes[n-1].Rel() != 0 {
+		t.Errorf("codes by role: %v %v %v, want relations 1, 2 and 0 (others)", tr.Codes[0].Rel(), tr.Codes[3000].Rel(), tr.Codes[n-1].Rel())
+	}
+	for done := 0; done < 5000; done += 1000 {
+		if err := s.Step(1000); err != nil { // the scan of t0, whose 3000 buffers come first
+			t.Fatal(err)
+		}
+		tr.Note(s.Events(), nil)
+	}
+	if tr.Pending() {
+		t.Fatal("the scan's invalidations started a full refresh")
+	}
+	tr.Sync(s, s.Pool.ClockHand(), 1)
+	if a, b := tr.ChangedRange(); a != 0 || b != 3000 {
+		t.Errorf("changed range [%d,%d), want [0,3000)", a, b)
+	}
+	if a, b := tr.ChangedRange(); a < b {
+		t.Errorf("ChangedRange did not clear: [%d,%d)", a, b)
+	}
+	for id := range 3000 {
+		if !tr.Codes[id].Empty() {
+			t.Fatalf("buffer %d still shows a page after the scan dropped it", id)
+		}
+	}
+	if tr.Codes[3000].Empty() {
+		t.Error("t1's first buffer was emptied")
+	}
+}

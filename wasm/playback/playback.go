@@ -16,14 +16,34 @@ var Max = math.Inf(1)
 // MaxFinite is the fastest speed one can ask for in steps per second, short of Max.
 const MaxFinite = 1e7
 
-// Ladder is the speeds the slider offers, in steps per second: 1, 2, 5, 10, … 1M, then Max.
-var Ladder = func() []float64 {
+// Ladder is the speeds free play's slider offers, in steps per second: 1, 2, 5, 10, … 1M,
+// then Max.
+var Ladder = ladder(1e6)
+
+// ladder returns 1, 2, 5, 10, … top (a power of ten), then Max.
+func ladder(top float64) []float64 {
 	var l []float64
-	for d := 1.0; d <= 1e6; d *= 10 {
+	for d := 1.0; d <= top; d *= 10 {
 		l = append(l, d, 2*d, 5*d)
 	}
-	return append(l[:len(l)-2], Max) // stop at 1M
-}()
+	return append(l[:len(l)-2], Max)
+}
+
+// Range is what one kind of simulation can be played at: the slider's ladder and the
+// fastest finite speed one can ask for.
+type Range struct {
+	Ladder    []float64
+	MaxFinite float64
+}
+
+// FreePlay is free play's range: up to 1M steps per second on the slider, 10M on request.
+// LabRange is the drop lab's, whose steps are single descriptors checked or blocks looked
+// up — a full scan of a 100 GB pool is 13.1M of them: up to 100M per second on the slider
+// and on request. Both also offer Max.
+var (
+	FreePlay = Range{Ladder: Ladder, MaxFinite: MaxFinite}
+	LabRange = Range{Ladder: ladder(1e8), MaxFinite: 1e8}
+)
 
 // Default is the speed a page starts at; DefaultReduced is the calmer one for readers who
 // ask for reduced motion.
@@ -61,17 +81,21 @@ func group(n int64) string {
 	return b.String()
 }
 
+// Clamp returns the speed to use for a request of x steps per second in free play
+// (FreePlay.Clamp).
+func Clamp(x float64) (float64, string) { return FreePlay.Clamp(x) }
+
 // Clamp returns the speed to use for a request of x steps per second: x itself when
-// 0 < x ≤ MaxFinite or x is +Inf, otherwise the nearest allowed speed and a sentence saying
-// what was done.
-func Clamp(x float64) (float64, string) {
+// 0 < x ≤ r.MaxFinite or x is +Inf, otherwise the nearest allowed speed and a sentence
+// saying what was done.
+func (r Range) Clamp(x float64) (float64, string) {
 	switch {
 	case math.IsInf(x, 1):
 		return Max, ""
 	case math.IsNaN(x) || x <= 0:
-		return Ladder[0], fmt.Sprintf("speed %v is not a positive number of steps per second; using %s", x, Label(Ladder[0]))
-	case x > MaxFinite:
-		return MaxFinite, fmt.Sprintf("speed %v is above %s; using %s", x, Label(MaxFinite), Label(MaxFinite))
+		return r.Ladder[0], fmt.Sprintf("speed %v is not a positive number of steps per second; using %s", x, Label(r.Ladder[0]))
+	case x > r.MaxFinite:
+		return r.MaxFinite, fmt.Sprintf("speed %v is above %s; using %s", x, Label(r.MaxFinite), Label(r.MaxFinite))
 	}
 	return x, ""
 }

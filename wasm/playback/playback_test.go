@@ -16,6 +16,22 @@ func TestLadder(t *testing.T) {
 	}
 }
 
+func TestLabRange(t *testing.T) {
+	l := LabRange.Ladder
+	if len(l) != 26 || l[0] != 1 || l[24] != 1e8 || !math.IsInf(l[25], 1) {
+		t.Fatalf("LabRange.Ladder = %v", l)
+	}
+	if got, warn := LabRange.Clamp(5e7); got != 5e7 || warn != "" {
+		t.Errorf("LabRange.Clamp(5e7) = %v, %q", got, warn)
+	}
+	if got, warn := LabRange.Clamp(2e8); got != 1e8 || warn == "" {
+		t.Errorf("LabRange.Clamp(2e8) = %v, %q", got, warn)
+	}
+	if Label(1e8) != "100M steps/s" {
+		t.Errorf("Label(1e8) = %q", Label(1e8))
+	}
+}
+
 func TestLabel(t *testing.T) {
 	for speed, want := range map[float64]string{
 		1: "1 step/s", 2: "2 steps/s", 0.5: "0.5 steps/s", 500: "500 steps/s",

@@ -1,0 +1,30 @@
+package droplab
+
+import (
+	"testing"
+
+	"github.com/bufferscope/bufferscope/sim"
+)
+
+// BenchmarkStepScan: units per second of a full scan of a 1 GB pool, stepped as the page
+// steps it (Watch.Step, in chunks) and in one sim.Step call, to show what the chunks cost.
+func BenchmarkStepScan(b *testing.B) {
+	p, _ := sim.ParseDropParams(map[string]string{"shared_buffers": "1GB", "tables": "1xNB/32", "policy": "pg13"})
+	run := func(b *testing.B, step func(s *sim.Sim, w *Watch)) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			s, _ := sim.NewDropLab(p.Experiment(), p.Policy)
+			w := NewWatch(s, s.Pool.NBuffers)
+			b.StartTimer()
+			step(s, w)
+		}
+		b.ReportMetric(float64(b.N)*float64(p.NBuffers)/b.Elapsed().Seconds(), "units/s")
+	}
+	b.Run("watch", func(b *testing.B) {
+		run(b, func(s *sim.Sim, w *Watch) { w.Step(s, sim.MaxStepsPerCommand, nil, nil) })
+	})
+	b.Run("one-call", func(b *testing.B) {
+		run(b, func(s *sim.Sim, w *Watch) { s.Step(sim.MaxStepsPerCommand) })
+	})
+}
