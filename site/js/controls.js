@@ -1,5 +1,5 @@
-// The settings form, playback buttons and speed slider: each control goes through the
-// bridge, and every change is written to the address.
+// The free-play settings form: each control goes through the bridge, and every change is
+// written to the address.
 
 import * as errors from './errors.js';
 import { count } from './format.js';
@@ -29,8 +29,6 @@ export class Controls {
     this.state = state;
     this.hooks = hooks;
     this.params = {};
-    this.speeds = bs.speeds();
-    this.speedParam = '';
 
     for (const [key, id] of Object.entries(FIELDS)) {
       $(id).addEventListener('change', () => {
@@ -46,17 +44,6 @@ export class Controls {
       this.load(this.collect());
     });
     $('settings').addEventListener('submit', (e) => e.preventDefault());
-
-    const slider = $('speed');
-    slider.max = String(this.speeds.length - 1);
-    slider.addEventListener('input', () => {
-      const s = this.speeds[Number(slider.value)];
-      if (s) this.setSpeed(s.value);
-    });
-
-    $('play').addEventListener('click', () => this.togglePlay());
-    $('step').addEventListener('click', () => this.step());
-    $('reset').addEventListener('click', () => this.reset());
   }
 
   // collect reads the form as the bridge's load takes it.
@@ -102,15 +89,16 @@ export class Controls {
   // load rebuilds the simulation from params and shows what was wrong with them under
   // title, or leaves that to the caller when title is null. It returns the bridge's result.
   load(params, title = 'A setting was not valid') {
-    const res = this.bs.load(params);
+    const res = this.bs.load({ ...params, lab: 'free' });
     if (!res || res.ok === false) {
       errors.show('The simulation could not be rebuilt', [res && res.error ? res.error : 'unknown error'], JSON.stringify(res));
     } else if (title && res.warnings && res.warnings.length) {
       errors.show(title, res.warnings.map((w) => `${w}.`));
     }
     if (res && res.params) {
-      this.params = res.params;
-      this.fill(res.params);
+      const { lab, ...params } = res.params;
+      this.params = params;
+      this.fill(params);
       for (const p of (res && res.problems) || []) {
         const id = FIELDS[p.key];
         if (id) $(id).classList.add('invalid');
@@ -118,57 +106,9 @@ export class Controls {
       const n = this.bs.stats().nbuffers;
       $('clients').max = String(Math.min(1000, Math.floor(n / 2)));
       this.describePool(n);
-      this.write();
+      this.state.set('free', this.params);
     }
     this.hooks.loaded(res);
     return res;
   }
-
-  // setSpeed sets the playback speed, a number of steps per second or "max".
-  setSpeed(value) {
-    const res = this.bs.setSpeed(value);
-    const i = this.speeds.findIndex((s) => s.param === res.param);
-    const slider = $('speed');
-    slider.value = String(i >= 0 ? i : nearest(this.speeds, res.speed));
-    slider.setAttribute('aria-valuetext', res.label);
-    $('speed-label').textContent = res.label;
-    this.speedParam = res.param;
-    this.state.touch('speed');
-    this.write();
-    return res;
-  }
-
-  write() {
-    this.state.write(this.params, this.speedParam);
-  }
-
-  togglePlay() {
-    const res = this.bs.stats().playing ? this.bs.pause() : this.bs.play();
-    if (res && res.ok === false) errors.show('The simulation cannot play', [res.error]);
-  }
-
-  step() {
-    this.bs.pause();
-    this.bs.step(1);
-  }
-
-  reset() {
-    this.bs.reset();
-    this.hooks.loaded({ ok: true, params: this.params, reset: true });
-  }
-}
-
-// nearest returns the index of the ladder step closest to speed on a log scale.
-function nearest(speeds, speed) {
-  let best = 0;
-  let bestD = Infinity;
-  speeds.forEach((s, i) => {
-    if (!Number.isFinite(s.value)) return;
-    const d = Math.abs(Math.log(s.value) - Math.log(Math.max(speed, 1e-9)));
-    if (d < bestD) {
-      best = i;
-      bestD = d;
-    }
-  });
-  return Number.isFinite(speed) ? best : speeds.length - 1;
 }

@@ -1,11 +1,12 @@
-// The live counters (#c-*), the pool summary above the grid and the play button's state,
-// all from the stats the bridge sends.
+// Free play's live counters (#c-*) and the pool summary above the grid, from the stats the
+// bridge sends.
 
 import { count, percent, seconds } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
-function set(id, value, text) {
+// set shows a counter: its value in data-value (which tests read) and its text.
+export function set(id, value, text) {
   const node = $(id);
   const v = String(value);
   if (node.dataset.value === v && node.textContent === text) return;
@@ -27,12 +28,7 @@ export function update(s) {
   set('c-time', s.now, seconds(s.now));
   set('c-step', s.step, count(s.step));
 
-  const play = $('play');
   const playing = Boolean(s.playing);
-  if (play.getAttribute('aria-pressed') !== String(playing)) {
-    play.setAttribute('aria-pressed', String(playing));
-    play.textContent = playing ? 'Pause' : 'Play';
-  }
   let rate = 'Paused.';
   if (s.error) rate = 'Stopped: reset to start again.';
   else if (playing) rate = s.rate > 0 ? `Running at ${count(s.rate)} steps per second of your time.` : 'Running…';
@@ -42,7 +38,7 @@ export function update(s) {
 
 // text sets a node's text when it differs, so updates ten times a second cost nothing
 // when nothing changed.
-function text(id, t) {
+export function text(id, t) {
   const node = $(id);
   if (node.textContent !== t) node.textContent = t;
 }

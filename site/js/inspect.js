@@ -40,6 +40,10 @@ export function describe(info) {
   row('Usage count', `${info.usage} of 5`);
   row('Pins', info.pins ? `${info.pins} (${info.pinnedBy.join(', ')})` : '0');
   row('Page LSN', info.lsn, true);
+  if (info.drop && !info.empty) {
+    row('Dropped?', info.drop.target ? 'yes: its relation is dropped' : 'no: another relation');
+    if (info.drop.checked) row('Full scan', 'has checked it');
+  }
   frag.append(dl);
   return frag;
 }

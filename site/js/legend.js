@@ -9,9 +9,10 @@ const $ = (id) => document.getElementById(id);
 function swatch(bs, spec) {
   const s = bs.swatch({ size: 24, ...spec });
   const c = document.createElement('canvas');
+  c.setAttribute('aria-hidden', 'true');
+  if (!s || !s.data) return c; // a mark this build of the app does not paint
   c.width = s.width;
   c.height = s.height;
-  c.setAttribute('aria-hidden', 'true');
   c.getContext('2d').putImageData(new ImageData(s.data, s.width, s.height), 0, 0);
   return c;
 }
@@ -32,9 +33,18 @@ function item(visual, label, desc) {
   return li;
 }
 
-// render draws the whole legend for the current pool and theme. Flashes are described only
-// when motion is allowed.
-export function render(bs, { reducedMotion }) {
+// mark returns a canvas showing one of the drop lab's marks (bufferscope.swatch({mark})).
+function mark(bs, name) {
+  return swatch(bs, { mark: name });
+}
+
+// render draws the whole legend for the current pool, lab and theme. Flashes are described
+// only when motion is allowed.
+export function render(bs, { reducedMotion, lab = 'free' }) {
+  if (lab === 'drop') {
+    renderDrop(bs, { reducedMotion });
+    return;
+  }
   const rels = bs.relations() || [];
   $('legend-relations').replaceChildren(...rels.map((r) => item(
     swatch(bs, { rel: r.index, usage: 5 }),
@@ -68,6 +78,62 @@ export function render(bs, { reducedMotion }) {
     p.textContent = 'Flashes for reads and writes are off because your system asks for reduced motion.';
     $('legend-marks').append(p);
   }
+}
+
+// DROP_SHADES is how many colours the dropped relations take in turn (grid.DropShades).
+const DROP_SHADES = 4;
+
+// renderDrop draws the drop lab's legend: the dropped relations and the rest of the pool,
+// then the marks of the scan and the lookups.
+function renderDrop(bs, { reducedMotion }) {
+  const rels = bs.relations() || [];
+  const dropped = rels.filter((r) => r.dropped !== false && r.name !== 'others');
+  const rest = rels.filter((r) => !dropped.includes(r));
+  const shades = document.createElement('div');
+  shades.className = 'pair';
+  for (const r of dropped.slice(0, DROP_SHADES)) shades.append(swatch(bs, { rel: r.index, usage: 3 }));
+  const items = [];
+  if (dropped.length) {
+    const blocks = dropped.reduce((n, r) => n + r.blocks, 0);
+    const names = dropped.length === 1 ? dropped[0].name : `${dropped[0].name} to ${dropped[dropped.length - 1].name}`;
+    const rel = item(shades, `${names}: the ${dropped.length === 1 ? 'relation' : `${count(dropped.length)} relations`} dropped`,
+      `${count(blocks)} ${blocks === 1 ? 'block' : 'blocks'} in all${dropped.length > DROP_SHADES ? `, in ${DROP_SHADES} shades in turn` : ''}.`);
+    if (dropped.length > 1) rel.classList.add('wide');
+    items.push(rel);
+  }
+  for (const r of rest) {
+    items.push(item(swatch(bs, { rel: r.index, usage: 3 }), r.name, 'Pages of other relations, filling the rest of the pool: a full scan must check them all.'));
+  }
+  items.push(item(swatch(bs, { rel: -1 }), 'Empty buffer', 'On the freelist: a dropped page leaves its buffer empty.'));
+  $('legend-relations').replaceChildren(...items);
+
+  const marks = [
+    item(mark(bs, 'cursor'), 'Scan cursor (ring)', 'The next descriptor the full scan checks; markers in the rulers point at it.'),
+    item(mark(bs, 'checked'), 'Checked (blue tint)', 'Descriptors the full scan under way has already checked.'),
+  ];
+  if (!reducedMotion) marks.push(item(mark(bs, 'trail'), 'Just checked', 'Those it checked in the last half second, fading behind the cursor.'));
+  marks.push(
+    item(mark(bs, 'found'), 'Found by a lookup', 'A lookup in the buffer mapping table went straight to this buffer; a ring marks the latest.'),
+    item(mark(bs, 'dropped'), 'Invalidated (red)', 'InvalidateBuffer emptied it: the page is discarded, unwritten.'),
+  );
+  const lane = item(pair(mark(bs, 'hit'), mark(bs, 'miss')), 'The lane under the grid',
+    'A blue bar tracks the full scan through the pool. The tape shows the latest lookups, newest at the right: a bar in the relation\'s colour for a block that was in shared buffers, a hollow bar for one that was not. The lookups pay for every block, cached or not.');
+  lane.classList.add('wide');
+  marks.push(lane);
+  if (reducedMotion) {
+    const p = document.createElement('li');
+    p.className = 'desc';
+    p.textContent = 'Flashes and fading trails are off because your system asks for reduced motion.';
+    marks.push(p);
+  }
+  $('legend-marks').replaceChildren(...marks);
+}
+
+function pair(...nodes) {
+  const d = document.createElement('div');
+  d.className = 'pair';
+  d.append(...nodes);
+  return d;
 }
 
 // showAggregate explains aggregated pixels when the current zoom has them.
