@@ -1,0 +1,73 @@
+//go:build !js
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// screenshotsVar names a directory: when it is set, TestScreenshots saves full-page
+// screenshots of the labs there, light and dark, at desktop and phone widths, for people to
+// look at (the README's and a review's pictures). It asserts nothing else.
+const screenshotsVar = "BUFFERSCOPE_SCREENSHOTS"
+
+func TestScreenshots(t *testing.T) {
+	dir := os.Getenv(screenshotsVar)
+	if dir == "" {
+		t.Skipf("set %s=DIR to save screenshots of the labs in DIR", screenshotsVar)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shoot := func(p *page, name string) {
+		t.Helper()
+		eval[any](p, `window.scrollTo(0, 0)`) // clicks scroll, and the grid is sticky
+		b := run(p, waitTimeout, "a full-page screenshot", chromedp.FullScreenshot(100))
+		path := filepath.Join(dir, name+".png")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s", path)
+	}
+	// PostgreSQL 13's full scans, slowly enough to catch one under way; the page's chart and
+	// a measurement of this machine below.
+	const drop = "/?lab=drop&shared_buffers=128MB&tables=20x40&op=truncate&policy=pg13&speed=10000"
+	for _, tc := range []struct {
+		name, path string
+		w, h       int64
+		dark       bool
+	}{
+		{"drop-light", drop, viewportW, viewportH, false},
+		{"drop-dark", drop, viewportW, viewportH, true},
+		{"drop-phone", drop, 390, 844, false},
+		{"free-light", "/?shared_buffers=8MB&seed=3", viewportW, viewportH, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := openPage(t, tc.path)
+			if tc.dark {
+				p.click("#theme")
+				defer p.click("#theme") // the choice is remembered by the browser's profile
+			}
+			if tc.w != viewportW {
+				p.do(waitTimeout, "a phone's viewport", chromedp.EmulateViewport(tc.w, tc.h, chromedp.EmulateScale(1)))
+			}
+			if tc.name != "free-light" {
+				waitJS[bool](p, 60*time.Second, "the chart", `document.querySelector("#curve-card").dataset.state === "done"`)
+				p.choose("#measure-pool", "16384")
+				p.click("#measure-run")
+				waitJS[bool](p, 60*time.Second, "the measurement", `document.querySelector("#measure-card").dataset.state === "done"`)
+				eval[any](p, `bufferscope.play()`)
+				waitJS[bool](p, 60*time.Second, "a scan under way", `(d => d.relation >= 3 && d.cursor > 4000)(bufferscope.stats().drop)`)
+				eval[any](p, `bufferscope.pause()`)
+			} else {
+				p.waitFrames(30, time.Second)
+			}
+			shoot(p, tc.name)
+		})
+	}
+}
