@@ -182,12 +182,7 @@ func (c StepCmd) apply(s *Sim) error {
 		s.Pool.Stats.Steps += s.lab.units - before
 		return err
 	}
-	for range c.N {
-		if err := s.step(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.run(c.N)
 }
 
 func (c UntilCmd) apply(s *Sim) error {
@@ -221,8 +216,8 @@ func (c PageCmd) pinned(s *Sim) (*Backend, int, error) {
 	if err != nil {
 		return nil, -1, err
 	}
-	hash := BufTableHashCode(tag)
-	id := s.Pool.table.lookup(tag, hash)
+	k := packTag(tag)
+	id := s.Pool.table.lookup(k, k.hash())
 	if id < 0 || b.PinCount(id) == 0 {
 		return nil, -1, fmt.Errorf("backend %d does not pin %s", c.Backend, s.TagName(tag))
 	}

@@ -428,14 +428,15 @@ func (p *Pool) advanceLookups(o *dropOp, units int) bool {
 	for ; units > 0 && o.ti < len(o.targets); units-- {
 		t := &o.targets[o.ti]
 		tag := BufferTag{Locator: t.loc, Fork: t.fork, Block: o.blk}
-		hash := BufTableHashCode(tag)
+		k := packTag(tag)
+		hash := k.hash()
 		p.lockPartition(hash)
 		p.Stats.Lookups++
 		o.res.Lookups++
 		p.charge(p.Cost.Lookup)
 		// The recheck under the header lock: the tag cannot have changed here, as no other
 		// process runs during a step.
-		id := p.table.lookup(tag, hash)
+		id := p.table.lookup(k, hash)
 		// A lookup is an EvLookup on the buffer found, or on -1 for a block not in the pool.
 		p.emit(Event{Kind: EvLookup, Buffer: int32(id)})
 		if id >= 0 && p.desc[id].Tag == tag && !p.finishInvalidate(o, id) {

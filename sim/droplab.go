@@ -249,7 +249,8 @@ func (p *Pool) prewarm(r *Relation, f ForkNumber) {
 		p.firstFree = d.freeNext
 		d.freeNext = freeNextNotInList
 		tag := BufferTag{Locator: r.Locator, Fork: f, Block: blk}
-		p.table.insert(tag, BufTableHashCode(tag), id)
+		k := packTag(tag)
+		p.table.insert(k, k.hash(), id)
 		p.setTag(id, tag, ri)
 		d.State = BM_TAG_VALID | BM_VALID | BufUsagecountOne
 		if r.Permanent {

@@ -45,7 +45,8 @@ func (s *Sim) CheckInvariants() error {
 		}
 		if st.Has(BM_TAG_VALID) {
 			tagged++
-			if got := p.table.lookup(d.Tag, BufTableHashCode(d.Tag)); got != id {
+			k := packTag(d.Tag)
+			if got := p.table.lookup(k, k.hash()); got != id {
 				return fmt.Errorf("buffer %d: tag %s maps to buffer %d", id, d.Tag, got)
 			}
 			if st.Has(BM_PERMANENT) && d.LSN > p.WAL.Insert {

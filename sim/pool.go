@@ -3,7 +3,6 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 )
 
 // BufferDesc mirrors BufferDesc in buf_internals.h: the header of one shared buffer. The page
@@ -60,7 +59,7 @@ type Pool struct {
 	// others go to storage. Draws come from pcg, the simulation's random source; a pool
 	// without one reads everything from the page cache.
 	osCache int
-	pcg     *rand.PCG
+	pcg     *pcg
 }
 
 // NewPool returns a pool of nbuffers empty buffers, all on the freelist in buffer order, as
@@ -133,6 +132,18 @@ func (p *Pool) emit(e Event) {
 	}
 }
 
+// emitBackend records an event of backend b on buffer id. Unlike emit it builds the event
+// only once it knows there is room for it, so a long command past maxEvents pays for the
+// length check alone, and fills it in place: in WebAssembly copying a 32-byte Event is a
+// call to memory.copy.
+func (p *Pool) emitBackend(kind EventKind, b *Backend, id int) {
+	if n := len(p.events); n < maxEvents {
+		p.events = append(p.events, Event{})
+		e := &p.events[n]
+		e.Kind, e.Backend, e.Buffer = kind, int16(b.ID), int32(id)
+	}
+}
+
 // lockPartition counts one acquisition of the mapping partition lock for hash.
 func (p *Pool) lockPartition(hash uint64) { p.partLocks[BufTablePartition(hash)]++ }
 
@@ -146,23 +157,33 @@ func (p *Pool) ReadBuffer(b *Backend, tag BufferTag) (int, error) {
 	return p.readBuffer(b, tag, ri)
 }
 
-// readBuffer is ReadBuffer for a caller that knows the relation's catalog index.
+// readBuffer is ReadBuffer for a caller that knows the relation's catalog index. It does the
+// first half of BufferAlloc itself — the lookup under the shared partition lock, and PinBuffer
+// on a hit — and calls bufferAlloc for the rest on a miss, so a hit costs one call fewer.
 func (p *Pool) readBuffer(b *Backend, tag BufferTag, ri int) (int, error) {
 	rel := p.cat.rels[ri]
 	if tag.Fork > MaxForkNum || tag.Block >= rel.NBlocks[tag.Fork] {
 		return -1, fmt.Errorf("block %d is beyond the end of %s fork of %q (%d blocks)", tag.Block, tag.Fork, rel.Name, rel.NBlocks[min(tag.Fork, MaxForkNum)])
 	}
 	p.Stats.Accesses++
-	id, found, err := p.bufferAlloc(b, tag, ri)
-	if err != nil {
-		return -1, err
-	}
-	if found {
+	key := packTag(tag)
+	hash := key.hash()
+	p.lockPartition(hash)
+	p.Stats.Lookups++
+	p.charge(p.Cost.Lookup)
+	id := p.table.lookup(key, hash)
+	if id < 0 {
+		var err error
+		if id, err = p.bufferAlloc(b, tag, key, hash, ri); err != nil {
+			return -1, err
+		}
+	} else if p.pinBuffer(b, id) {
 		p.Stats.Hits++
-		p.emit(Event{Kind: EvHit, Backend: int16(b.ID), Buffer: int32(id)})
+		p.emitBackend(EvHit, b, id)
 		return id, nil
 	}
-	// The page is read under BM_IO_IN_PROGRESS; a step is atomic, so the flag is never seen.
+	// A miss, or a buffer found without BM_VALID: read the page. It is read under
+	// BM_IO_IN_PROGRESS; a step is atomic, so the flag is never seen.
 	p.Stats.Misses++
 	if p.osCache >= 100 || p.pcg != nil && percentDraw(p.pcg) < p.osCache {
 		p.Stats.ReadsOSCache++
@@ -174,28 +195,20 @@ func (p *Pool) readBuffer(b *Backend, tag BufferTag, ri int) (int, error) {
 	d := &p.desc[id]
 	d.LSN = rel.pageLSN(tag.Fork, tag.Block)
 	d.State |= BM_VALID
-	p.emit(Event{Kind: EvRead, Backend: int16(b.ID), Buffer: int32(id)})
+	p.emitBackend(EvRead, b, id)
 	return id, nil
 }
 
-// bufferAlloc mirrors BufferAlloc: a lookup under the shared partition lock, a pin on a hit;
-// on a miss a victim from GetVictimBuffer, retagged and entered in the mapping table. It
-// reports whether the page was found valid.
-func (p *Pool) bufferAlloc(b *Backend, tag BufferTag, rel int) (int, bool, error) {
-	hash := BufTableHashCode(tag)
-	p.lockPartition(hash)
-	p.Stats.Lookups++
-	p.charge(p.Cost.Lookup)
-	if id := p.table.lookup(tag, hash); id >= 0 {
-		valid := p.pinBuffer(b, id)
-		return id, valid, nil
-	}
+// bufferAlloc mirrors BufferAlloc after its lookup (done by readBuffer, whose key and hash it
+// takes) found nothing: a victim from GetVictimBuffer, retagged and entered in the mapping
+// table under the exclusive partition lock. The buffer comes back pinned by b and not valid.
+func (p *Pool) bufferAlloc(b *Backend, tag BufferTag, key tableKey, hash uint64, rel int) (int, error) {
 	id, err := p.getVictimBuffer(b)
 	if err != nil {
-		return -1, false, err
+		return -1, err
 	}
 	p.lockPartition(hash)
-	if other := p.table.insert(tag, hash, id); other >= 0 {
+	if other := p.table.insert(key, hash, id); other >= 0 {
 		// Another backend loaded the page meanwhile; steps are atomic, so this cannot happen.
 		panic(fmt.Sprintf("bufferAlloc: tag %v appeared in buffer %d during the miss", tag, other))
 	}
@@ -205,20 +218,24 @@ func (p *Pool) bufferAlloc(b *Backend, tag BufferTag, rel int) (int, bool, error
 	if p.cat.rels[rel].Permanent || tag.Fork == InitForkNum {
 		d.State |= BM_PERMANENT
 	}
-	return id, false, nil
+	return id, nil
 }
 
 // pinBuffer mirrors PinBuffer without a strategy: the backend's first pin raises the shared
 // refcount and the usage count (up to BM_MAX_USAGE_COUNT). It reports whether the buffer is
 // valid.
 func (p *Pool) pinBuffer(b *Backend, id int) bool {
+	n := b.tryAddPin(id)
+	if n == 0 {
+		n = b.addPin(id)
+	}
 	d := &p.desc[id]
-	if b.addPin(id) == 1 {
+	if n == 1 {
 		d.State += BufRefcountOne
 		if d.State.UsageCount() < BMMaxUsageCount {
 			d.State += BufUsagecountOne
 		}
-		p.emit(Event{Kind: EvPin, Backend: int16(b.ID), Buffer: int32(id)})
+		p.emitBackend(EvPin, b, id)
 	}
 	return d.State.Has(BM_VALID)
 }
@@ -226,9 +243,13 @@ func (p *Pool) pinBuffer(b *Backend, id int) bool {
 // pinBufferLocked mirrors PinBuffer_Locked: a pin that leaves the usage count alone, used on
 // a victim the clock sweep just chose.
 func (p *Pool) pinBufferLocked(b *Backend, id int) {
-	if b.addPin(id) == 1 {
+	n := b.tryAddPin(id)
+	if n == 0 {
+		n = b.addPin(id)
+	}
+	if n == 1 {
 		p.desc[id].State += BufRefcountOne
-		p.emit(Event{Kind: EvPin, Backend: int16(b.ID), Buffer: int32(id)})
+		p.emitBackend(EvPin, b, id)
 	}
 }
 
@@ -238,12 +259,16 @@ func (p *Pool) ReleaseBuffer(b *Backend, id int) error {
 	if id < 0 || id >= p.NBuffers {
 		return fmt.Errorf("buffer %d does not exist", id)
 	}
-	switch n := b.dropPin(id); {
+	n, ok := b.tryDropPin(id)
+	if !ok {
+		n = b.dropPin(id)
+	}
+	switch {
 	case n < 0:
 		return fmt.Errorf("backend %d does not pin buffer %d", b.ID, id)
 	case n == 0:
 		p.desc[id].State -= BufRefcountOne
-		p.emit(Event{Kind: EvUnpin, Backend: int16(b.ID), Buffer: int32(id)})
+		p.emitBackend(EvUnpin, b, id)
 	}
 	return nil
 }
@@ -256,7 +281,7 @@ func (p *Pool) MarkBufferDirty(b *Backend, id int) error {
 	}
 	d := &p.desc[id]
 	if !d.State.Has(BM_DIRTY) {
-		p.emit(Event{Kind: EvDirty, Backend: int16(b.ID), Buffer: int32(id)})
+		p.emitBackend(EvDirty, b, id)
 	}
 	d.State |= BM_DIRTY | BM_JUST_DIRTIED
 	return nil
@@ -296,11 +321,12 @@ func (p *Pool) getVictimBuffer(b *Backend) (int, error) {
 		p.Stats.DirtyWrites++
 	}
 	if d.State.Has(BM_TAG_VALID) {
-		hash := BufTableHashCode(d.Tag)
+		key := packTag(d.Tag)
+		hash := key.hash()
 		p.lockPartition(hash)
-		p.table.delete(d.Tag, hash)
+		p.table.delete(key, hash)
 		p.Stats.Evictions++
-		p.emit(Event{Kind: EvEvict, Backend: int16(b.ID), Buffer: int32(id)})
+		p.emitBackend(EvEvict, b, id)
 	}
 	p.setTag(id, BufferTag{}, -1)
 	d.LSN = 0

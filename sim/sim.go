@@ -23,10 +23,11 @@ type Sim struct {
 
 	cfg      Config
 	work     Workload
-	pcg      rand.PCG
+	pcg      pcg // the random source, math/rand/v2's PCG
 	rng      *rand.Rand
 	now      Duration
 	clients  []client
+	wake     wakeTree   // the clients by next wake-up
 	manual   []*Backend // backends driven by commands, by id
 	walw     bgProc
 	bgw      bgProc
@@ -72,7 +73,7 @@ func New(cfg Config) (*Sim, error) {
 		return nil, err
 	}
 	s := &Sim{Pool: pool, cfg: cfg, work: w}
-	s.pcg = *rand.NewPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)
+	s.pcg = newPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)
 	s.rng = rand.New(&s.pcg)
 	pool.pcg, pool.osCache = &s.pcg, w.OSCachePercent
 	for _, r := range w.Relations {
@@ -144,6 +145,7 @@ func (s *Sim) setClients(n int) {
 	for len(s.clients) < n {
 		s.clients = append(s.clients, client{backend: Backend{ID: len(s.clients)}, next: s.now, held: -1})
 	}
+	s.wake.reset(s.clients)
 	s.work.Clients = n
 }
 
@@ -163,37 +165,38 @@ func (s *Sim) Apply(c Command) error {
 // Step advances the simulation by n steps; it is Apply(StepCmd{N: n}).
 func (s *Sim) Step(n int) error { return s.Apply(StepCmd{N: n}) }
 
-// step runs the process whose next wake-up is earliest: the WAL writer, then the background
-// writer, then clients in order when times tie.
-func (s *Sim) step() error {
-	s.Pool.Stats.Steps++
-	best, bestAt := -1, Duration(1<<62)
-	for i := range s.clients {
-		if t := s.clients[i].next; t < bestAt {
-			best, bestAt = i, t
+// run takes n steps. Each runs the process whose next wake-up is earliest: the WAL writer,
+// then the background writer, then clients in order when times tie.
+func (s *Sim) run(n int) error {
+	for range n {
+		s.Pool.Stats.Steps++
+		best, bestAt := -1, Duration(1<<62)
+		if w := s.wake.first(); w.at < bestAt {
+			best, bestAt = int(w.client), w.at
 		}
-	}
-	if s.bgw.on && s.bgw.next <= bestAt {
-		best, bestAt = -2, s.bgw.next
-	}
-	if s.walw.next <= bestAt {
-		best, bestAt = -3, s.walw.next
-	}
-	s.now = max(s.now, bestAt)
-	switch best {
-	case -3:
-		s.Pool.XLogBackgroundFlush()
-		s.walw.next = s.now + s.walw.delay + s.Pool.takeElapsed()
-	case -2:
-		s.Pool.bgBufferSync(s.allocs, s.work.BgWriterPages)
-		s.allocs = 0
-		s.bgw.next = s.now + s.bgw.delay + s.Pool.takeElapsed()
-	default:
-		c := &s.clients[best]
-		if err := s.clientStep(c); err != nil {
-			return err
+		if s.bgw.on && s.bgw.next <= bestAt {
+			best, bestAt = -2, s.bgw.next
 		}
-		c.next = s.now + s.Pool.takeElapsed()
+		if s.walw.next <= bestAt {
+			best, bestAt = -3, s.walw.next
+		}
+		s.now = max(s.now, bestAt)
+		switch best {
+		case -3:
+			s.Pool.XLogBackgroundFlush()
+			s.walw.next = s.now + s.walw.delay + s.Pool.takeElapsed()
+		case -2:
+			s.Pool.bgBufferSync(s.allocs, s.work.BgWriterPages)
+			s.allocs = 0
+			s.bgw.next = s.now + s.bgw.delay + s.Pool.takeElapsed()
+		default:
+			c := &s.clients[best]
+			if err := s.clientStep(c); err != nil {
+				return err
+			}
+			c.next = s.now + s.Pool.takeElapsed()
+			s.wake.set(best, c.next)
+		}
 	}
 	return nil
 }
@@ -279,4 +282,4 @@ func scale32(bits, n uint32) uint32 { return uint32(uint64(bits) * uint64(n) >> 
 
 // percentDraw returns a number in [0, 100) from one draw. It calls the PCG directly: the
 // interface call through rand.Rand costs more than the draw in WebAssembly.
-func percentDraw(r *rand.PCG) int { return int(scale32(uint32(r.Uint64()>>32), 100)) }
+func percentDraw(r *pcg) int { return int(scale32(uint32(r.Uint64()>>32), 100)) }

@@ -72,9 +72,9 @@ func (s *Sim) Hash() uint64 {
 	p := s.Pool
 	for i := range p.desc {
 		d := &p.desc[i]
-		a, b := packTag(d.Tag)
-		put(a)
-		put(b)
+		k := packTag(d.Tag)
+		put(k.a)
+		put(k.b)
 		put(uint64(d.Tag.Fork)<<32 | uint64(d.State))
 		put(uint64(d.LSN))
 		put(uint64(uint32(d.freeNext)))

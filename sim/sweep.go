@@ -81,9 +81,10 @@ func (p *Pool) invalidateBuffer(id int) bool {
 	if !d.State.Has(BM_TAG_VALID) || d.State.RefCount() != 0 {
 		return false
 	}
-	hash := BufTableHashCode(d.Tag)
+	k := packTag(d.Tag)
+	hash := k.hash()
 	p.lockPartition(hash)
-	p.table.delete(d.Tag, hash)
+	p.table.delete(k, hash)
 	p.setTag(id, BufferTag{}, -1)
 	d.LSN = 0
 	d.State = 0
