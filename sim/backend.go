@@ -46,9 +46,9 @@ func (b *Backend) PinCount(id int) int {
 	return int(b.overflow[key])
 }
 
-// tryAddPin is addPin's common case, small enough to inline into PinBuffer: the buffer is in
-// the entry used last, or the backend pins nothing, so that entry is free and takes it. It
-// returns the new count, or 0 when neither holds and the caller must call addPin.
+// tryAddPin is addPin's common case, small enough to inline where PinBuffer is called: the
+// buffer is in the entry used last, or the backend pins nothing, so that entry is free and
+// takes it. It returns the new count, or 0 when neither holds and the caller must call addPin.
 func (b *Backend) tryAddPin(id int) int32 {
 	r := &b.refs[b.last%refCountArrayEntries]
 	if r.buf != int32(id+1) {
@@ -101,9 +101,9 @@ func (b *Backend) addPin(id int) int32 {
 	return 1
 }
 
-// tryDropPin is dropPin's common case, small enough to inline into UnpinBuffer: the buffer is
-// in the entry used last. It drops one pin and returns the remaining count and true, or
-// returns false when the caller must call dropPin.
+// tryDropPin is dropPin's common case, small enough to inline where UnpinBuffer is called:
+// the buffer is in the entry used last. It drops one pin and returns the remaining count and
+// true, or returns false when the caller must call dropPin.
 func (b *Backend) tryDropPin(id int) (int32, bool) {
 	r := &b.refs[b.last%refCountArrayEntries]
 	if r.buf != int32(id+1) {

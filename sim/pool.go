@@ -134,13 +134,10 @@ func (p *Pool) emit(e Event) {
 
 // emitBackend records an event of backend b on buffer id. Unlike emit it builds the event
 // only once it knows there is room for it, so a long command past maxEvents pays for the
-// length check alone, and fills it in place: in WebAssembly copying a 32-byte Event is a
-// call to memory.copy.
+// length check alone. It stays small enough to inline into pinBuffer and unpinBuffer.
 func (p *Pool) emitBackend(kind EventKind, b *Backend, id int) {
-	if n := len(p.events); n < maxEvents {
-		p.events = append(p.events, Event{})
-		e := &p.events[n]
-		e.Kind, e.Backend, e.Buffer = kind, int16(b.ID), int32(id)
+	if len(p.events) < maxEvents {
+		p.events = append(p.events, Event{Kind: kind, Backend: int16(b.ID), Buffer: int32(id)})
 	}
 }
 
@@ -177,10 +174,16 @@ func (p *Pool) readBuffer(b *Backend, tag BufferTag, ri int) (int, error) {
 		if id, err = p.bufferAlloc(b, tag, key, hash, ri); err != nil {
 			return -1, err
 		}
-	} else if p.pinBuffer(b, id) {
-		p.Stats.Hits++
-		p.emitBackend(EvHit, b, id)
-		return id, nil
+	} else {
+		n := b.tryAddPin(id)
+		if n == 0 {
+			n = b.addPin(id)
+		}
+		if p.pinBuffer(b, id, n) {
+			p.Stats.Hits++
+			p.emitBackend(EvHit, b, id)
+			return id, nil
+		}
 	}
 	// A miss, or a buffer found without BM_VALID: read the page. It is read under
 	// BM_IO_IN_PROGRESS; a step is atomic, so the flag is never seen.
@@ -221,14 +224,12 @@ func (p *Pool) bufferAlloc(b *Backend, tag BufferTag, key tableKey, hash uint64,
 	return id, nil
 }
 
-// pinBuffer mirrors PinBuffer without a strategy: the backend's first pin raises the shared
+// pinBuffer mirrors PinBuffer without a strategy, once the caller has counted the pin in b's
+// private pins and b holds n pins of buffer id: the backend's first pin raises the shared
 // refcount and the usage count (up to BM_MAX_USAGE_COUNT). It reports whether the buffer is
-// valid.
-func (p *Pool) pinBuffer(b *Backend, id int) bool {
-	n := b.tryAddPin(id)
-	if n == 0 {
-		n = b.addPin(id)
-	}
+// valid. Leaving the private count to the caller (tryAddPin, else addPin) keeps it small
+// enough to inline: in WebAssembly a Go call costs as much as the pin.
+func (p *Pool) pinBuffer(b *Backend, id int, n int32) bool {
 	d := &p.desc[id]
 	if n == 1 {
 		d.State += BufRefcountOne
@@ -240,13 +241,10 @@ func (p *Pool) pinBuffer(b *Backend, id int) bool {
 	return d.State.Has(BM_VALID)
 }
 
-// pinBufferLocked mirrors PinBuffer_Locked: a pin that leaves the usage count alone, used on
-// a victim the clock sweep just chose.
-func (p *Pool) pinBufferLocked(b *Backend, id int) {
-	n := b.tryAddPin(id)
-	if n == 0 {
-		n = b.addPin(id)
-	}
+// pinBufferLocked mirrors PinBuffer_Locked, once the caller has counted the pin as for
+// pinBuffer: a pin that leaves the usage count alone, used on a victim the clock sweep just
+// chose.
+func (p *Pool) pinBufferLocked(b *Backend, id int, n int32) {
 	if n == 1 {
 		p.desc[id].State += BufRefcountOne
 		p.emitBackend(EvPin, b, id)
@@ -263,14 +261,21 @@ func (p *Pool) ReleaseBuffer(b *Backend, id int) error {
 	if !ok {
 		n = b.dropPin(id)
 	}
-	switch {
-	case n < 0:
+	if n < 0 {
 		return fmt.Errorf("backend %d does not pin buffer %d", b.ID, id)
-	case n == 0:
+	}
+	p.unpinBuffer(b, id, n)
+	return nil
+}
+
+// unpinBuffer mirrors UnpinBuffer once the caller has dropped the pin from b's private pins
+// and b holds n pins of buffer id: the backend's last unpin drops the shared refcount. Like
+// pinBuffer it is small enough to inline.
+func (p *Pool) unpinBuffer(b *Backend, id int, n int32) {
+	if n == 0 {
 		p.desc[id].State -= BufRefcountOne
 		p.emitBackend(EvUnpin, b, id)
 	}
-	return nil
 }
 
 // MarkBufferDirty mirrors MarkBufferDirty: it sets BM_DIRTY and BM_JUST_DIRTIED on a buffer
@@ -312,7 +317,11 @@ func (p *Pool) getVictimBuffer(b *Backend) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	p.pinBufferLocked(b, id)
+	n := b.tryAddPin(id)
+	if n == 0 {
+		n = b.addPin(id)
+	}
+	p.pinBufferLocked(b, id, n)
 	d := &p.desc[id]
 	if d.State.Has(BM_DIRTY) {
 		// The conditional share lock on the content always succeeds: no backend holds a

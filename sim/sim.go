@@ -35,8 +35,9 @@ type Sim struct {
 	relIndex []int // catalog index of each workload relation
 	allocs   uint64
 	lastDrop DropResult
-	lab      *dropReplay  // a drop lab's replay, stepped instead of the workload
-	zipf     []*zipfAlias // per workload relation, built on first use for the current skew
+	lab      *dropReplay   // a drop lab's replay, stepped instead of the workload
+	zipf     []*zipfAlias  // per workload relation, built on first use for the current skew
+	zipfBig  zipfRejection // for relations too large for an alias table, at the current skew
 	log      []Command
 }
 
@@ -206,7 +207,11 @@ func (s *Sim) run(n int) error {
 func (s *Sim) clientStep(c *client) error {
 	p := s.Pool
 	if c.held >= 0 {
-		if err := p.ReleaseBuffer(&c.backend, c.held); err != nil {
+		// ReleaseBuffer, with its common case written out: the client's one pin, found in
+		// its entry used last.
+		if n, ok := c.backend.tryDropPin(c.held); ok {
+			p.unpinBuffer(&c.backend, c.held, n)
+		} else if err := p.ReleaseBuffer(&c.backend, c.held); err != nil {
 			return err
 		}
 		c.held = -1
@@ -265,7 +270,10 @@ const (
 // relation's alias table when it has one.
 func (s *Sim) drawZipfian(ri int, n BlockNumber) int64 {
 	if n > zipfAliasMax {
-		return zipfian(s.rng, int64(n), s.work.ZipfS)
+		if s.zipfBig.s != s.work.ZipfS {
+			s.zipfBig = newZipfRejection(s.work.ZipfS)
+		}
+		return s.zipfBig.draw(s.rng, int64(n))
 	}
 	if s.zipf == nil {
 		s.zipf = make([]*zipfAlias, len(s.relIndex))

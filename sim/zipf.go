@@ -15,18 +15,30 @@ const (
 // zipfian mirrors computeIterativeZipfian in pgbench.c (Devroye's rejection method, in
 // "Non-Uniform Random Variate Generation", p. 550): it draws k in [1, n] with probability
 // proportional to k^−s.
-func zipfian(r *rand.Rand, n int64, s float64) int64 {
+func zipfian(r *rand.Rand, n int64, s float64) int64 { return newZipfRejection(s).draw(r, n) }
+
+// zipfRejection holds the constants computeIterativeZipfian derives from the skew s alone, so
+// a workload that draws many keys with one skew computes b = 2^(s−1), one of the few pow calls
+// that make up most of a draw's cost, once instead of on every draw.
+type zipfRejection struct {
+	s, b, exp float64
+}
+
+func newZipfRejection(s float64) zipfRejection {
+	return zipfRejection{s: s, b: detPow(2, s-1), exp: -1 / (s - 1)}
+}
+
+// draw is zipfian with the constants of z.
+func (z zipfRejection) draw(r *rand.Rand, n int64) int64 {
 	if n <= 1 {
 		return 1
 	}
-	b := detPow(2, s-1)
-	exp := -1 / (s - 1)
 	for {
 		u := 1 - r.Float64() // (0, 1]: pg_prng_double may return 0, whose pow is +Inf and rejected
 		v := r.Float64()
-		x := math.Floor(detPow(u, exp))
-		t := detPow(1+1/x, s-1)
-		if v*x*(t-1)/(b-1) <= t/b && x <= float64(n) {
+		x := math.Floor(detPow(u, z.exp))
+		t := detPow(1+1/x, z.s-1)
+		if v*x*(t-1)/(z.b-1) <= t/z.b && x <= float64(n) {
 			return int64(x)
 		}
 	}
