@@ -176,10 +176,9 @@ func (c StepCmd) apply(s *Sim) error {
 	if c.N < 0 || c.N > MaxStepsPerCommand {
 		return fmt.Errorf("step count %d is not between 0 and %d", c.N, MaxStepsPerCommand)
 	}
-	if s.lab != nil {
-		before := s.lab.units
-		_, err := s.lab.step(s.Pool, c.N)
-		s.Pool.Stats.Steps += s.lab.units - before
+	if s.scenario != nil {
+		n, err := s.scenario.Step(s, c.N)
+		s.Pool.Stats.Steps += uint64(n)
 		return err
 	}
 	return s.run(c.N)
@@ -187,7 +186,7 @@ func (c StepCmd) apply(s *Sim) error {
 
 func (c UntilCmd) apply(s *Sim) error {
 	for range MaxStepsPerCommand {
-		if s.now >= c.T || s.lab != nil && s.lab.phase == phaseDone {
+		if s.now >= c.T || s.Done() {
 			return nil
 		}
 		if err := (StepCmd{N: 1}).apply(s); err != nil {

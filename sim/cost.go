@@ -54,8 +54,8 @@ func DefaultCostModel() CostModel {
 	}
 }
 
-// withDefaults returns c with every zero field replaced by its default.
-func (c CostModel) withDefaults() CostModel {
+// WithDefaults returns c with every zero field replaced by its default.
+func (c CostModel) WithDefaults() CostModel {
 	d := DefaultCostModel()
 	fill := func(v *Duration, def Duration) {
 		if *v == 0 {

@@ -125,9 +125,9 @@ type dropFork struct {
 	first, limit BlockNumber
 }
 
-// dropOp is a drop in progress, advanced a few units at a time so a renderer can follow the
+// DropOp is a drop in progress, advanced a few units at a time so a renderer can follow the
 // scan cursor or the lookups; the synchronous Drop functions run it to the end.
-type dropOp struct {
+type DropOp struct {
 	res DropResult
 	// scan
 	locs    []RelFileLocator // sorted when bsearch
@@ -144,8 +144,8 @@ type dropOp struct {
 	waiting int
 }
 
-// done reports whether the op has checked every descriptor or looked up every block.
-func (o *dropOp) done(p *Pool) bool {
+// Done reports whether the op has checked every descriptor or looked up every block.
+func (o *DropOp) Done(p *Pool) bool {
 	if o.waiting >= 0 {
 		return false
 	}
@@ -169,7 +169,7 @@ func (e ErrBufferPinned) Error() string {
 // lookup path is taken only if every fork's size is cached (in recovery) and the total of
 // blocks to drop is below BUF_DROP_FULL_SCAN_THRESHOLD; otherwise every descriptor is checked.
 func (p *Pool) DropRelationBuffers(rel *Relation, forks []ForkNumber, firstDelBlock []BlockNumber) (DropResult, error) {
-	op := p.startDropRelationBuffers(rel, forks, firstDelBlock)
+	op := p.StartDropRelationBuffers(rel, forks, firstDelBlock)
 	return p.runDrop(op)
 }
 
@@ -178,14 +178,14 @@ func (p *Pool) DropRelationBuffers(rel *Relation, forks []ForkNumber, firstDelBl
 // and forces a full scan if it does; the lookup path needs the total over all relations and
 // forks to be below the threshold.
 func (p *Pool) DropRelationsAllBuffers(rels []*Relation) (DropResult, error) {
-	op := p.startDropRelationsAllBuffers(rels)
+	op := p.StartDropRelationsAllBuffers(rels)
 	return p.runDrop(op)
 }
 
-func (p *Pool) runDrop(op *dropOp) (DropResult, error) {
+func (p *Pool) runDrop(op *DropOp) (DropResult, error) {
 	start := p.elapsed
-	for !op.done(p) {
-		if !p.advanceDrop(op, 1<<30) {
+	for !op.Done(p) {
+		if !p.AdvanceDrop(op, 1<<30) {
 			op.res.Time = p.elapsed - start
 			return op.res, ErrBufferPinned{Buffer: op.waiting}
 		}
@@ -206,8 +206,10 @@ func (p *Pool) choosePath(cached bool, blocks uint64) DropPath {
 	return PathScan
 }
 
-func (p *Pool) startDropRelationBuffers(rel *Relation, forks []ForkNumber, firstDelBlock []BlockNumber) *dropOp {
-	op := &dropOp{locs: []RelFileLocator{rel.Locator}, forks: forks, firsts: firstDelBlock, waiting: -1}
+// StartDropRelationBuffers begins DropRelationBuffers as a DropOp: it chooses the path (the
+// synchronous DropRelationBuffers runs it to the end).
+func (p *Pool) StartDropRelationBuffers(rel *Relation, forks []ForkNumber, firstDelBlock []BlockNumber) *DropOp {
+	op := &DropOp{locs: []RelFileLocator{rel.Locator}, forks: forks, firsts: firstDelBlock, waiting: -1}
 	cached := true
 	var blocks uint64
 	nForkBlock := make([]BlockNumber, len(forks))
@@ -232,8 +234,9 @@ func (p *Pool) startDropRelationBuffers(rel *Relation, forks []ForkNumber, first
 	return op
 }
 
-func (p *Pool) startDropRelationsAllBuffers(rels []*Relation) *dropOp {
-	op := &dropOp{waiting: -1}
+// StartDropRelationsAllBuffers begins DropRelationsAllBuffers as a DropOp.
+func (p *Pool) StartDropRelationsAllBuffers(rels []*Relation) *DropOp {
+	op := &DropOp{waiting: -1}
 	cached := true
 	var blocks uint64
 	var targets []dropFork
@@ -241,7 +244,7 @@ func (p *Pool) startDropRelationsAllBuffers(rels []*Relation) *dropOp {
 		for f := MainForkNum; f <= MaxForkNum && cached; f++ {
 			n := p.smgrnblocksCached(r, f)
 			if n == InvalidBlockNumber {
-				if !r.exists(f) {
+				if !r.Exists(f) {
 					continue
 				}
 				cached = false
@@ -269,7 +272,7 @@ func (p *Pool) startDropRelationsAllBuffers(rels []*Relation) *dropOp {
 }
 
 // startLookups positions a lookup op at its first non-empty range.
-func (o *dropOp) startLookups() {
+func (o *DropOp) startLookups() {
 	for o.ti < len(o.targets) && o.targets[o.ti].first >= o.targets[o.ti].limit {
 		o.ti++
 	}
@@ -300,9 +303,9 @@ func cmpOid(a, b Oid) int {
 	return 0
 }
 
-// advanceDrop performs up to units descriptor checks or lookups. It returns false when it
+// AdvanceDrop performs up to units descriptor checks or lookups. It returns false when it
 // stopped at a pinned buffer (op.waiting), true otherwise.
-func (p *Pool) advanceDrop(o *dropOp, units int) bool {
+func (p *Pool) AdvanceDrop(o *DropOp, units int) bool {
 	if o.waiting >= 0 {
 		if !p.finishInvalidate(o, o.waiting) {
 			return false
@@ -378,7 +381,7 @@ func (p *Pool) advanceDrop(o *dropOp, units int) bool {
 
 // nextCandidate returns the first index in [from, to) whose relfilenumber belongs to one of
 // the op's relations, or to.
-func (o *dropOp) nextCandidate(relNums []Oid, from, to int) int {
+func (o *DropOp) nextCandidate(relNums []Oid, from, to int) int {
 	if len(o.relNums) == 1 {
 		target := o.relNums[0]
 		for i := from; i < to; i++ {
@@ -398,7 +401,7 @@ func (o *dropOp) nextCandidate(relNums []Oid, from, to int) int {
 
 // finishInvalidate invalidates buffer id for the op, or records that the op waits for it
 // and returns false while it is pinned.
-func (p *Pool) finishInvalidate(o *dropOp, id int) bool {
+func (p *Pool) finishInvalidate(o *DropOp, id int) bool {
 	if p.desc[id].State.RefCount() != 0 {
 		o.waiting = id
 		return false
@@ -411,7 +414,7 @@ func (p *Pool) finishInvalidate(o *dropOp, id int) bool {
 }
 
 // stepPast moves the op beyond the buffer or block it waited on.
-func (o *dropOp) stepPast() {
+func (o *DropOp) stepPast() {
 	if o.res.Path == PathScan {
 		o.next++
 		return
@@ -424,7 +427,7 @@ func (o *dropOp) stepPast() {
 
 // advanceLookups mirrors FindAndDropRelationBuffers: for every block of each fork, a lookup
 // under the shared partition lock, then a recheck of the tag and InvalidateBuffer.
-func (p *Pool) advanceLookups(o *dropOp, units int) bool {
+func (p *Pool) advanceLookups(o *DropOp, units int) bool {
 	for ; units > 0 && o.ti < len(o.targets); units-- {
 		t := &o.targets[o.ti]
 		tag := BufferTag{Locator: t.loc, Fork: t.fork, Block: o.blk}
@@ -446,3 +449,17 @@ func (p *Pool) advanceLookups(o *dropOp, units int) bool {
 	}
 	return true
 }
+
+// Result returns what the op has done so far; its Path is chosen when the op starts.
+func (o *DropOp) Result() DropResult { return o.res }
+
+// Cursor returns the next descriptor a full scan checks, or -1 for the lookup path.
+func (o *DropOp) Cursor() int {
+	if o.res.Path != PathScan {
+		return -1
+	}
+	return o.next
+}
+
+// Waiting returns the pinned buffer the op waits on, or -1.
+func (o *DropOp) Waiting() int { return o.waiting }

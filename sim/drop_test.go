@@ -143,7 +143,7 @@ func TestDropPathChoice(t *testing.T) {
 			for f := MainForkNum; f <= MaxForkNum; f++ {
 				rel.NBlocks[f] = BlockNumber(r.IntN(3))
 				rel.SizeCached[f] = r.IntN(20) > 0
-				if !rel.SizeCached[f] && rel.exists(f) {
+				if !rel.SizeCached[f] && rel.Exists(f) {
 					cached = false
 				}
 				total += uint64(rel.NBlocks[f])
@@ -160,49 +160,6 @@ func TestDropPathChoice(t *testing.T) {
 		}
 		if res.Path == PathScan && res.Bsearch != (len(rels) > RelsBsearchThreshold) {
 			t.Fatalf("trial %d: bsearch %v with %d relations", trial, res.Bsearch, len(rels))
-		}
-	}
-}
-
-// TestDropLabSteps checks that stepping a drop lab one unit at a time ends where the
-// experiment run in one go ends, for every operation, and that the scan cursor sweeps.
-func TestDropLabSteps(t *testing.T) {
-	for _, op := range []DropOperation{OpVacuum, OpTruncate, OpDrop} {
-		for _, pol := range []DropPolicy{DropPG13, DropPG14} {
-			e := DropExperiment{NBuffers: 1024, Tables: []TableGroup{{Count: 3, Blocks: 5}, {Count: 2, Blocks: 40}}, Op: op, InRecovery: true}
-			want, err := RunDropExperiment(e, pol)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := NewDropLab(e, pol)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cursors := map[int]bool{}
-			for steps := 0; !s.DropProgress().Done; steps++ {
-				if steps > 100_000 {
-					t.Fatalf("%v %v: not done after %d steps", op, pol, steps)
-				}
-				if err := s.Step(1); err != nil {
-					t.Fatal(err)
-				}
-				if err := s.CheckInvariants(); err != nil {
-					t.Fatal(err)
-				}
-				if c := s.DropProgress().Cursor; c >= 0 {
-					cursors[c] = true
-				}
-			}
-			got := s.DropProgress().Result
-			if got != want[0] {
-				t.Fatalf("%v %v: stepped %+v, in one go %+v", op, pol, got, want[0])
-			}
-			if s.Now() != got.Time {
-				t.Fatalf("%v %v: the clock says %v, the replay %v", op, pol, s.Now(), got.Time)
-			}
-			if scans := got.DescriptorsChecked > 0; scans != (len(cursors) == 1024) {
-				t.Fatalf("%v %v: the cursor visited %d of 1024 descriptors (scanned: %v)", op, pol, len(cursors), scans)
-			}
 		}
 	}
 }

@@ -74,7 +74,7 @@ func NewPool(nbuffers int, v Version, cost CostModel) (*Pool, error) {
 	p := &Pool{
 		NBuffers:  nbuffers,
 		Version:   v.Resolve(),
-		Cost:      cost.withDefaults(),
+		Cost:      cost.WithDefaults(),
 		WAL:       WAL{Insert: walStart, Flushed: walStart},
 		desc:      make([]BufferDesc, nbuffers),
 		relNums:   make([]Oid, nbuffers),
@@ -390,3 +390,27 @@ func (p *Pool) xlogFlush(lsn LSN, cause Cause) {
 // XLogBackgroundFlush mirrors the WAL writer's XLogBackgroundFlush: flush everything inserted
 // so far, if anything is unflushed.
 func (p *Pool) XLogBackgroundFlush() { p.xlogFlush(p.WAL.Insert, ByWALWriter) }
+
+// Charge adds d to the virtual time of the work under way, for a scenario that charges work
+// of its own (a WAL record replayed, a file unlinked).
+func (p *Pool) Charge(d Duration) { p.elapsed += d }
+
+// Elapsed returns the virtual time charged since the last TakeElapsed.
+func (p *Pool) Elapsed() Duration { return p.elapsed }
+
+// TakeElapsed returns the virtual time charged since the last call and resets it.
+func (p *Pool) TakeElapsed() Duration { return p.takeElapsed() }
+
+// RedoPageChange is what a redo routine does to a page it has read: dirty it and stamp it
+// with the LSN of the record being replayed. During replay WAL advances as it is read, not
+// inserted, so no WALInsert is charged.
+func (p *Pool) RedoPageChange(b *Backend, id int) error {
+	if err := p.MarkBufferDirty(b, id); err != nil {
+		return err
+	}
+	p.desc[id].LSN = p.WAL.xlogInsert(0)
+	return nil
+}
+
+// Lookup returns the catalog index of the relation with locator l, or -1.
+func (p *Pool) Lookup(l RelFileLocator) int { return p.cat.lookup(l) }

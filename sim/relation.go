@@ -19,8 +19,8 @@ type Relation struct {
 	diskLSN    [MaxForkNum + 1][]*[lsnChunk]LSN
 }
 
-// exists mirrors smgrexists: the main fork always exists, the others once they have blocks.
-func (r *Relation) exists(f ForkNumber) bool { return f == MainForkNum || r.NBlocks[f] > 0 }
+// Exists mirrors smgrexists: the main fork always exists, the others once they have blocks.
+func (r *Relation) Exists(f ForkNumber) bool { return f == MainForkNum || r.NBlocks[f] > 0 }
 
 // Default OIDs of the simulated cluster: pg_default, the first user database, and the first
 // relfilenumber a new cluster hands out (FirstNormalObjectId).

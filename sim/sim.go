@@ -35,10 +35,19 @@ type Sim struct {
 	relIndex []int // catalog index of each workload relation
 	allocs   uint64
 	lastDrop DropResult
-	lab      *dropReplay   // a drop lab's replay, stepped instead of the workload
+	scenario Scenario      // what a step does when not the free-play workload; nil: the workload
 	zipf     []*zipfAlias  // per workload relation, built on first use for the current skew
 	zipfBig  zipfRejection // for relations too large for an alias table, at the current skew
-	log      []Command
+	log      commandLog
+}
+
+// Scenario is what a step does in place of the free-play workload: a lab's own process,
+// such as a replay of WAL that drops relations.
+type Scenario interface {
+	// Step performs up to n units of the scenario on s and returns how many it performed.
+	Step(s *Sim, n int) (int, error)
+	// Done reports whether the scenario has ended; an ended scenario performs no units.
+	Done() bool
 }
 
 // client is one backend of the free-play workload. It keeps its current page pinned until it
@@ -108,8 +117,26 @@ func (s *Sim) Events() []Event { return s.Pool.events }
 // LastDrop returns what the last drop command did.
 func (s *Sim) LastDrop() DropResult { return s.lastDrop }
 
-// Log returns the commands applied so far, in order.
-func (s *Sim) Log() []Command { return s.log }
+// Log returns the most recent commands applied, in order, with consecutive steps merged
+// into one (LogLimit bounds it), and how many earlier commands it no longer holds.
+func (s *Sim) Log() ([]Command, int) { return s.log.cmds, s.log.dropped }
+
+// NewScenario builds a simulation of pool p whose steps run sc instead of the free-play
+// workload: no clients and no background processes. cfg says what p was built from.
+func NewScenario(p *Pool, cfg Config, sc Scenario) *Sim {
+	w := Workload{WALWriterDelay: DefaultWorkload(p.NBuffers).WALWriterDelay, BgWriterDelay: DefaultWorkload(p.NBuffers).BgWriterDelay}
+	cfg.NBuffers, cfg.Version, cfg.Cost, cfg.Workload = p.NBuffers, p.Version, p.Cost, &w
+	s := &Sim{Pool: p, cfg: cfg, work: w, scenario: sc}
+	s.pcg = newPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)
+	s.rng = rand.New(&s.pcg)
+	return s
+}
+
+// Scenario returns the scenario the simulation steps, or nil for the free-play workload.
+func (s *Sim) Scenario() Scenario { return s.scenario }
+
+// Done reports whether the simulation's scenario has ended; the workload never does.
+func (s *Sim) Done() bool { return s.scenario != nil && s.scenario.Done() }
 
 func (s *Sim) createRelation(name string, blocks int, unlogged bool) error {
 	if blocks < 1 || blocks > 1<<30 {
@@ -159,7 +186,7 @@ func (s *Sim) Apply(c Command) error {
 	if err != nil {
 		return err
 	}
-	s.log = append(s.log, c)
+	s.log.add(c)
 	return nil
 }
 
@@ -170,17 +197,19 @@ func (s *Sim) Step(n int) error { return s.Apply(StepCmd{N: n}) }
 // then the background writer, then clients in order when times tie.
 func (s *Sim) run(n int) error {
 	for range n {
-		s.Pool.Stats.Steps++
-		best, bestAt := -1, Duration(1<<62)
-		if w := s.wake.first(); w.at < bestAt {
-			best, bestAt = int(w.client), w.at
-		}
-		if s.bgw.on && s.bgw.next <= bestAt {
+		// The WAL writer always runs; the background writer and then a client take the
+		// step only when they wake strictly earlier, so ties go to the WAL writer first.
+		best, bestAt := -3, s.walw.next
+		if s.bgw.on && s.bgw.next < bestAt {
 			best, bestAt = -2, s.bgw.next
 		}
-		if s.walw.next <= bestAt {
-			best, bestAt = -3, s.walw.next
+		if w := s.wake.first(); w.client >= 0 && w.at < bestAt {
+			best, bestAt = int(w.client), w.at
 		}
+		if bestAt > MaxTime {
+			return fmt.Errorf("the simulation reached the end of its virtual time, %v: reset to start again", MaxTime)
+		}
+		s.Pool.Stats.Steps++
 		s.now = max(s.now, bestAt)
 		switch best {
 		case -3:
@@ -259,6 +288,10 @@ func (s *Sim) backend(id int) (*Backend, error) {
 	}
 	return s.manual[id], nil
 }
+
+// MaxTime is the end of a simulation's virtual time, about 11.6 days: far beyond any run a
+// reader watches, and far enough inside Duration's range that no wake-up overflows.
+const MaxTime = 1_000_000 * Second
 
 // Command-driven backends have ids from ManualBackendBase, apart from the workload's clients.
 const (

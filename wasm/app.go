@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 	"github.com/bufferscope/bufferscope/wasm/droplab"
 	"github.com/bufferscope/bufferscope/wasm/playback"
 )
@@ -20,7 +21,7 @@ type labKind uint8
 
 const (
 	labFree labKind = iota // free play: a workload on the pool (sim.New)
-	labDrop                // the drop lab: a replay that drops relations' buffers (sim.NewDropLab)
+	labDrop                // the drop lab: a replay that drops relations' buffers (drop.NewReplay)
 )
 
 var labNames = [...]string{"free", "drop"}
@@ -30,8 +31,8 @@ func (k labKind) String() string { return labNames[k] }
 // setup is what a simulation is built from: the lab and its parameters.
 type setup struct {
 	lab    labKind
-	params sim.Params     // free play's
-	drop   sim.DropParams // the drop lab's
+	params sim.Params      // free play's
+	drop   drop.DropParams // the drop lab's
 }
 
 // App is the state of the playground between frames: the simulation and the parameters it
@@ -83,7 +84,7 @@ func parseLab(name string) (labKind, *sim.ParamError) {
 const maxDropBlocks = 1 << 27
 
 // load builds the lab named lab (parseLab) from values, validated with sim.ParseParams or
-// sim.ParseDropParams, where bad values take safe defaults. It returns the parameter
+// drop.ParseDropParams, where bad values take safe defaults. It returns the parameter
 // problems; the error is for a simulation that could not be built, in which case the old
 // one stays.
 func (a *App) load(lab string, values map[string]string) ([]*sim.ParamError, error) {
@@ -95,17 +96,17 @@ func (a *App) load(lab string, values map[string]string) ([]*sim.ParamError, err
 	}
 	next.lab = kind
 	if kind == labDrop {
-		p, errs := sim.ParseDropParams(values)
+		p, errs := drop.ParseDropParams(values)
 		problems = append(problems, errs...)
 		var blocks uint64
 		for _, g := range p.Tables {
 			blocks += uint64(g.Count) * uint64(g.Resolve(p.NBuffers))
 		}
 		if blocks > maxDropBlocks {
-			p.Tables, _ = sim.ParseTableGroups(sim.DefaultDropTables)
+			p.Tables, _ = drop.ParseTableGroups(drop.DefaultTables)
 			problems = append(problems, &sim.ParamError{Key: "tables", Value: values["tables"],
 				Problem: fmt.Sprintf("%d blocks in all at shared_buffers %s; at most %d (1TB)", blocks, sim.FormatSize(int64(p.NBuffers)*sim.BLCKSZ), maxDropBlocks),
-				Used:    sim.DefaultDropTables})
+				Used:    drop.DefaultTables})
 		}
 		next.drop = p
 	} else {
@@ -157,7 +158,7 @@ func (a *App) rebuild() error {
 	var s *sim.Sim
 	var err error
 	if a.lab == labDrop {
-		s, err = sim.NewDropLab(a.drop.Experiment(), a.drop.Policy)
+		s, err = drop.NewReplay(a.drop.Experiment(), a.drop.Policy)
 	} else {
 		s, err = sim.New(a.params.Config())
 	}
@@ -189,10 +190,10 @@ func (a *App) setSeed(seed uint64) error {
 }
 
 // finished reports whether the drop lab's replay is over; always false in free play.
-func (a *App) finished() bool { return a.watch != nil && a.sim.DropProgress().Done }
+func (a *App) finished() bool { return a.watch != nil && drop.ProgressOf(a.sim).Done }
 
 // values returns the parameters in their normalised text form: "lab", then the keys of
-// sim.ParamKeys or sim.DropParamKeys.
+// sim.ParamKeys or drop.DropParamKeys.
 func (a *App) values() map[string]string {
 	if a.lab == labDrop {
 		return a.dropValues()
@@ -358,7 +359,7 @@ func (a *App) tick() {
 	}
 	a.rate.observe(a.sim.Stats().Steps)
 	if a.watch != nil {
-		a.watch.Clock(now.Sub(a.epoch).Seconds(), a.sim.DropProgress().Result.Time.Seconds())
+		a.watch.Clock(now.Sub(a.epoch).Seconds(), drop.ProgressOf(a.sim).Result.Time.Seconds())
 	}
 	a.view.tick(a.sim, ticks)
 }

@@ -11,6 +11,7 @@ import (
 	"syscall/js"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 	"github.com/bufferscope/bufferscope/wasm/playback"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -217,7 +218,7 @@ func (b *bridge) load(args []js.Value) any {
 		}
 		keys := sim.ParamKeys
 		if kind, _ := parseLab(lab); kind == labDrop {
-			keys = sim.DropParamKeys
+			keys = drop.DropParamKeys
 		}
 		for _, k := range keys {
 			if v := p.Get(k); !missing(v) {
@@ -438,7 +439,7 @@ func (b *bridge) statsMap(withHash bool) map[string]any {
 func (b *bridge) dropMap() map[string]any {
 	a := b.app
 	s := a.sim
-	p := s.DropProgress()
+	p := drop.ProgressOf(s)
 	r := p.Result
 	name := ""
 	if rels := s.Relations(); p.Relation < a.watch.Relations() && p.Relation < len(rels) {

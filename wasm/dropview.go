@@ -4,6 +4,7 @@ package main
 
 import (
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 	"github.com/bufferscope/bufferscope/wasm/droplab"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 )
@@ -47,7 +48,7 @@ func (d *dropView) on() bool { return d.watch != nil }
 
 // buildOverlay rebuilds the overlay for the replay's progress and reports whether it differs
 // from the one the screen shows.
-func (v *view) buildOverlay(p sim.DropProgress) bool {
+func (v *view) buildOverlay(p drop.Progress) bool {
 	d := &v.drop
 	o := &d.overlay
 	o.Reset()

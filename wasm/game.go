@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 	"github.com/hajimehoshi/ebiten/v2"
 )
@@ -87,7 +88,7 @@ func (g *game) Update() error {
 		g.upload()
 		g.fresh = true
 	}
-	if a.view.drop.on() && a.view.buildOverlay(a.sim.DropProgress()) {
+	if a.view.drop.on() && a.view.buildOverlay(drop.ProgressOf(a.sim)) {
 		g.marks = true
 	}
 	g.timing.add(time.Since(t0), time.Since(t1))

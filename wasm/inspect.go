@@ -2,7 +2,10 @@
 
 package main
 
-import "github.com/bufferscope/bufferscope/sim"
+import (
+	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
+)
 
 // bufferInfo is what hovering over a cell tells the reader about one buffer.
 type bufferInfo struct {
@@ -67,7 +70,7 @@ func (a *App) inspect(id int) (bufferInfo, bool) {
 		}
 	}
 	if a.watch != nil {
-		p := s.DropProgress()
+		p := drop.ProgressOf(s)
 		info.Drop = &dropInfo{
 			Target:  !info.Empty && bv.Rel >= 0 && int(bv.Rel) < a.watch.Relations(),
 			Checked: p.Path == sim.PathScan && id < p.Cursor,

@@ -5,7 +5,7 @@
 // JavaScript API the page's controls use (bridge_js.go, site/js/bufferscope.d.ts).
 //
 // It runs one of two labs (App.lab): free play, a workload on the pool (sim.New), or the drop
-// lab, a replay that drops relations' buffers by full scans or lookups (sim.NewDropLab),
+// lab, a replay that drops relations' buffers by full scans or lookups (drop.NewReplay),
 // stepped and followed by package droplab and drawn with its marks over the grid
 // (dropview.go).
 //

@@ -35,7 +35,7 @@
 // elsewhere with the same settings, in the browser or in a test, can be checked against it;
 // with --seconds, the steps column gives the step count that reproduces the run.
 //
-// Drop runs the drop lab's experiment (sim.RunDropExperiment): a pool filled with the
+// Drop runs the drop lab's experiment (drop.RunExperiment): a pool filled with the
 // relations' pages, then the WAL of DROP TABLE, TRUNCATE or VACUUM replayed, with one row per
 // size and drop policy saying which path the drops took (scan, lookup or mixed), what they
 // counted and the modelled seconds. Replay TRUNCATE of 1000 one-block tables under PostgreSQL

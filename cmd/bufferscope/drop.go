@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 )
 
 // dropAbout is the usage of bufferscope drop above its flags.
@@ -93,19 +94,19 @@ func newDropFlags() *dropFlags {
 			}
 			return nil
 		})
-	f.tables = f.List("tables", sim.DefaultDropTables,
+	f.tables = f.List("tables", drop.DefaultTables,
 		fmt.Sprintf("the relations, as comma-separated `groups` COUNTxBLOCKS: 1000x1 is 1000 "+
 			"relations of one block; BLOCKS may be NB/k, NBuffers/k of each size (1xNB/32); "+
-			"at most %d relations and %d blocks (1TB) in all", sim.MaxDropRelations, maxDropBlocks),
+			"at most %d relations and %d blocks (1TB) in all", drop.MaxRelations, maxDropBlocks),
 		func(s string) error {
-			_, err := sim.ParseTableGroups(s)
+			_, err := drop.ParseTableGroups(s)
 			if err != nil {
 				return simProblem(err)
 			}
 			return nil
 		})
-	f.op = f.Choice("op", sim.OpDrop.String(),
-		[]string{sim.OpDrop.String(), sim.OpTruncate.String(), sim.OpVacuum.String()},
+	f.op = f.Choice("op", drop.OpDrop.String(),
+		[]string{drop.OpDrop.String(), drop.OpTruncate.String(), drop.OpVacuum.String()},
 		"`operation` whose WAL is replayed: drop (DROP TABLE), truncate (TRUNCATE) or vacuum, "+
 			"a VACUUM that truncates relations whose rows were all deleted")
 	f.transactions = f.Choice("transactions", perRelation, []string{perRelation, singleXact},
@@ -156,28 +157,28 @@ func newDropFlags() *dropFlags {
 // experiment, with its threshold resolved for the size.
 type dropRun struct {
 	size string
-	e    sim.DropExperiment
+	e    drop.Experiment
 }
 
 // experiments checks the flags and returns the experiment of each size, before any runs.
 func (f *dropFlags) experiments() ([]dropRun, error) {
-	op, _ := sim.ParseDropOperation(*f.op) // checked by the flag
-	if op == sim.OpVacuum && *f.transactions == singleXact {
+	op, _ := drop.ParseOperation(*f.op) // checked by the flag
+	if op == drop.OpVacuum && *f.transactions == singleXact {
 		return nil, usagef("--transactions single: VACUUM cannot run inside a transaction block, " +
 			"so each relation is vacuumed and truncated on its own; single is for --op drop or truncate")
 	}
-	var tables []sim.TableGroup
+	var tables []drop.TableGroup
 	relations := 0
 	for _, g := range *f.tables {
-		gs, _ := sim.ParseTableGroups(g) // checked by the flag
+		gs, _ := drop.ParseTableGroups(g) // checked by the flag
 		for _, x := range gs {
 			relations += x.Count
 		}
 		tables = append(tables, gs...)
 	}
-	if relations > sim.MaxDropRelations {
+	if relations > drop.MaxRelations {
 		return nil, usagef("--tables %q: %d relations in all; at most %d",
-			strings.Join(*f.tables, ","), relations, sim.MaxDropRelations)
+			strings.Join(*f.tables, ","), relations, drop.MaxRelations)
 	}
 	var runs []dropRun
 	for _, size := range *f.sizes {
@@ -193,7 +194,7 @@ func (f *dropFlags) experiments() ([]dropRun, error) {
 			return nil, usagef("--tables %q: %d blocks in all at shared_buffers %s; at most %d (1TB)",
 				strings.Join(*f.tables, ","), blocks, size, maxDropBlocks)
 		}
-		runs = append(runs, dropRun{size: size, e: sim.DropExperiment{
+		runs = append(runs, dropRun{size: size, e: drop.Experiment{
 			NBuffers:   n,
 			Tables:     tables,
 			Op:         op,
@@ -214,7 +215,7 @@ type dropResult struct {
 	size     string
 	nbuffers int
 	policy   sim.DropPolicy
-	r        sim.DropExperimentResult
+	r        drop.Result
 }
 
 // dropColumns are the columns bufferscope drop prints, each with how to fill it. Other
@@ -258,7 +259,7 @@ func dropMain(args []string, stdout, stderr io.Writer) error {
 		t.columns = append(t.columns, c.name)
 	}
 	for _, x := range runs {
-		results, err := sim.RunDropExperiment(x.e, policies...)
+		results, err := drop.RunExperiment(x.e, policies...)
 		if err != nil {
 			return fmt.Errorf("shared_buffers %s: %w", x.size, err)
 		}
@@ -275,7 +276,7 @@ func dropMain(args []string, stdout, stderr io.Writer) error {
 
 // reproduceDrop runs the published drop experiments; tests replace it, as the real ones
 // take over a minute and 3.5GB.
-var reproduceDrop = sim.ReproduceDrop
+var reproduceDrop = drop.Reproduce
 
 // reproduceMain is bufferscope drop --reproduce: it prints the published tables beside the
 // simulated ones and fails if a target is missed.

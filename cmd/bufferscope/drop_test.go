@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 )
 
 // dropRows invokes bufferscope drop with args and --format csv, and returns its rows as maps
@@ -230,7 +231,7 @@ func TestDropMarkdownAndDefaults(t *testing.T) {
 			t.Errorf("header %q lacks %s", lines[0], c.name)
 		}
 	}
-	explicit := invoke("drop", "--shared-buffers", sim.DefaultSharedBuffers, "--tables", sim.DefaultDropTables,
+	explicit := invoke("drop", "--shared-buffers", sim.DefaultSharedBuffers, "--tables", drop.DefaultTables,
 		"--op", "drop", "--transactions", "per-relation", "--mode", "recovery", "--policy", "pg14",
 		"--threshold", "NB/32", "--seed", "1", "--format", "markdown")
 	if explicit.stdout != r.stdout {
@@ -295,21 +296,21 @@ func TestDropRejectsBadInput(t *testing.T) {
 }
 
 // fakeReproduction returns a reproduction with every table filled and the given checks.
-func fakeReproduction(checks ...sim.TargetCheck) *sim.DropReproduction {
+func fakeReproduction(checks ...drop.TargetCheck) *drop.Reproduction {
 	four := func() []sim.Duration { return []sim.Duration{sim.Second, sim.Second, sim.Second, sim.Second} }
-	r := &sim.DropReproduction{BVacM: four(), BVacP: four(), BTruncM: four(), BTruncP: four(), Checks: checks}
+	r := &drop.Reproduction{BVacM: four(), BVacP: four(), BTruncM: four(), BTruncP: four(), Checks: checks}
 	for range 7 {
 		r.AMaster, r.APatched = append(r.AMaster, four()), append(r.APatched, four())
 	}
 	return r
 }
 
-// fakeReproduce replaces sim.ReproduceDrop, which takes over a minute and 3.5GB, with one that
+// fakeReproduce replaces drop.Reproduce, which takes over a minute and 3.5GB, with one that
 // reports progress twice and returns r, for the rest of the test.
-func fakeReproduce(t *testing.T, r *sim.DropReproduction) *int {
+func fakeReproduce(t *testing.T, r *drop.Reproduction) *int {
 	calls := new(int)
 	saved := reproduceDrop
-	reproduceDrop = func(cost sim.CostModel, progress func(string)) (*sim.DropReproduction, error) {
+	reproduceDrop = func(cost sim.CostModel, progress func(string)) (*drop.Reproduction, error) {
 		*calls++
 		if cost != (sim.CostModel{}) {
 			t.Errorf("reproduction under cost model %+v, want the default", cost)
@@ -323,17 +324,17 @@ func fakeReproduce(t *testing.T, r *sim.DropReproduction) *int {
 }
 
 func TestDropReproduce(t *testing.T) {
-	pass := sim.TargetCheck{Name: "target one", Pass: true, Detail: "fine"}
-	fail := sim.TargetCheck{Name: "target two", Pass: false, Detail: "missed"}
+	pass := drop.TargetCheck{Name: "target one", Pass: true, Detail: "fine"}
+	fail := drop.TargetCheck{Name: "target two", Pass: false, Detail: "missed"}
 	wantErr := "reproducing: table A: first\nreproducing: table B: last\n"
 	for _, tt := range []struct {
 		name   string
-		checks []sim.TargetCheck
+		checks []drop.TargetCheck
 		code   int
 		stderr string
 	}{
-		{"all pass", []sim.TargetCheck{pass, pass}, 0, wantErr},
-		{"one fails", []sim.TargetCheck{pass, fail}, 1,
+		{"all pass", []drop.TargetCheck{pass, pass}, 0, wantErr},
+		{"one fails", []drop.TargetCheck{pass, fail}, 1,
 			wantErr + "bufferscope drop: 1 of 2 targets of the published measurements missed\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,17 +4,18 @@ import (
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 )
 
 // BenchmarkStepScan: units per second of a full scan of a 1 GB pool, stepped as the page
 // steps it (Watch.Step, in chunks) and in one sim.Step call, to show what the chunks cost.
 func BenchmarkStepScan(b *testing.B) {
-	p, _ := sim.ParseDropParams(map[string]string{"shared_buffers": "1GB", "tables": "1xNB/32", "policy": "pg13"})
+	p, _ := drop.ParseDropParams(map[string]string{"shared_buffers": "1GB", "tables": "1xNB/32", "policy": "pg13"})
 	run := func(b *testing.B, step func(s *sim.Sim, w *Watch)) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
-			s, _ := sim.NewDropLab(p.Experiment(), p.Policy)
+			s, _ := drop.NewReplay(p.Experiment(), p.Policy)
 			w := NewWatch(s, s.Pool.NBuffers)
 			b.StartTimer()
 			step(s, w)

@@ -2,6 +2,7 @@ package droplab
 
 import (
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
@@ -23,7 +24,7 @@ const (
 // Chunk returns the units to run next: at most left, and within a scan no further than the
 // scan's end, so that a chunk never holds a scan's descriptors together with another drop's
 // lookups unless it is short enough (OtherChunk) for every event to be kept.
-func Chunk(p sim.DropProgress, nbuffers, left int) int {
+func Chunk(p drop.Progress, nbuffers, left int) int {
 	if left <= 0 {
 		return 0
 	}
@@ -45,7 +46,7 @@ func Chunk(p sim.DropProgress, nbuffers, left int) int {
 // chunk that mixes both paths overflow; should it happen, the lookups whose events were lost
 // are counted as misses only as far as the invalidations cannot account for them, and the
 // figure is reported inexact.
-func Misses(events []sim.Event, before, after sim.DropExperimentResult) (uint64, bool) {
+func Misses(events []sim.Event, before, after drop.Result) (uint64, bool) {
 	lookups := after.Lookups - before.Lookups
 	if lookups == 0 {
 		return 0, true
@@ -79,7 +80,7 @@ func Misses(events []sim.Event, before, after sim.DropExperimentResult) (uint64,
 // Finished reports whether a drop lab's replay has nothing left to do: it is done, or it has
 // dropped the buffers of all nrel relations and will notice it is done at its next step,
 // which then runs no unit.
-func Finished(p sim.DropProgress, nrel int) bool {
+func Finished(p drop.Progress, nrel int) bool {
 	return p.Done || p.Path == sim.PathNone && p.Relation >= nrel
 }
 
@@ -90,14 +91,14 @@ func Finished(p sim.DropProgress, nrel int) bool {
 // reports Done. A sim error ends the run and is returned.
 func (w *Watch) Step(s *sim.Sim, n int, stop func() bool, note func(events []sim.Event)) (int, error) {
 	done := 0
-	before := s.DropProgress()
+	before := drop.ProgressOf(s)
 	for done < n {
 		if Finished(before, w.nrel) {
 			break
 		}
 		c := Chunk(before, w.nbuffers, n-done)
 		err := s.Step(c)
-		after := s.DropProgress()
+		after := drop.ProgressOf(s)
 		w.observe(s.Events(), before, after)
 		if note != nil {
 			note(s.Events())

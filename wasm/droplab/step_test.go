@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
@@ -30,13 +31,13 @@ var experiments = []struct {
 	{"big scan", map[string]string{"shared_buffers": "1GB", "tables": "1x100000", "policy": "pg13"}},
 }
 
-func build(t *testing.T, values map[string]string) (*sim.Sim, sim.DropParams) {
+func build(t *testing.T, values map[string]string) (*sim.Sim, drop.DropParams) {
 	t.Helper()
-	p, problems := sim.ParseDropParams(values)
+	p, problems := drop.ParseDropParams(values)
 	if len(problems) > 0 {
 		t.Fatalf("%v: %v", values, problems)
 	}
-	s, err := sim.NewDropLab(p.Experiment(), p.Policy)
+	s, err := drop.NewReplay(p.Experiment(), p.Policy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func build(t *testing.T, values map[string]string) (*sim.Sim, sim.DropParams) {
 // total runs a lab natively to the end and returns its units.
 func total(t *testing.T, values map[string]string) uint64 {
 	s, _ := build(t, values)
-	for !s.DropProgress().Done {
+	for !drop.ProgressOf(s).Done {
 		if err := s.Step(1 << 20); err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +86,7 @@ func TestStepMatchesNative(t *testing.T) {
 				if s.Stats().Steps != native.Stats().Steps {
 					t.Errorf("after %d units: %d steps, native %d", n, s.Stats().Steps, native.Stats().Steps)
 				}
-				if n >= units && !s.DropProgress().Done {
+				if n >= units && !drop.ProgressOf(s).Done {
 					t.Errorf("after all %d units the replay is not done", units)
 				}
 			}
@@ -100,16 +101,16 @@ func TestRunToEndMatchesExperiment(t *testing.T) {
 		t.Run(x.name, func(t *testing.T) {
 			s, p := build(t, x.values)
 			w := NewWatch(s, s.Pool.NBuffers)
-			for !s.DropProgress().Done {
+			for !drop.ProgressOf(s).Done {
 				if _, err := w.Step(s, 1000, nil, nil); err != nil {
 					t.Fatal(err)
 				}
 			}
-			res, err := sim.RunDropExperiment(p.Experiment(), p.Policy)
+			res, err := drop.RunExperiment(p.Experiment(), p.Policy)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := s.DropProgress().Result; got != res[0] {
+			if got := drop.ProgressOf(s).Result; got != res[0] {
 				t.Errorf("lab ended with %+v\nexperiment: %+v", got, res[0])
 			}
 			if s.Now() != res[0].Time {
@@ -124,7 +125,7 @@ func TestRunToEndMatchesExperiment(t *testing.T) {
 func naiveMisses(t *testing.T, values map[string]string) uint64 {
 	s, _ := build(t, values)
 	var misses uint64
-	for !s.DropProgress().Done {
+	for !drop.ProgressOf(s).Done {
 		if err := s.Step(1); err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +152,7 @@ func TestMissesMatchNaiveCount(t *testing.T) {
 					overflowed++
 				}
 			}
-			for !s.DropProgress().Done {
+			for !drop.ProgressOf(s).Done {
 				if _, err := w.Step(s, 1<<30, nil, note); err != nil {
 					t.Fatal(err)
 				}
@@ -159,7 +160,7 @@ func TestMissesMatchNaiveCount(t *testing.T) {
 			if w.Misses != want || w.Inexact {
 				t.Errorf("%d misses (inexact %v), one unit at a time %d", w.Misses, w.Inexact, want)
 			}
-			res := s.DropProgress().Result
+			res := drop.ProgressOf(s).Result
 			if overflowed > 0 {
 				t.Errorf("%d chunks overflowed their events", overflowed)
 			}
@@ -180,7 +181,7 @@ func TestVacuumChunksKeepEvents(t *testing.T) {
 	s, _ := build(t, map[string]string{"shared_buffers": "128kB", "tables": "1x5000", "op": "vacuum", "policy": "lookup"})
 	w := NewWatch(s, s.Pool.NBuffers)
 	most := 0
-	for !s.DropProgress().Done {
+	for !drop.ProgressOf(s).Done {
 		if _, err := w.Step(s, OtherChunk, nil, func(ev []sim.Event) { most = max(most, len(ev)) }); err != nil {
 			t.Fatal(err)
 		}
@@ -202,9 +203,9 @@ func TestMissesWhenEventsOverflow(t *testing.T) {
 			full[i].Buffer = -1
 		}
 	}
-	before := sim.DropExperimentResult{Lookups: 10, Invalidated: 3, DescriptorsChecked: 7}
+	before := drop.Result{Lookups: 10, Invalidated: 3, DescriptorsChecked: 7}
 	// Lookups only: misses = lookups − invalidations, exact.
-	after := sim.DropExperimentResult{Lookups: 10 + 20000, Invalidated: 3 + 15000, DescriptorsChecked: 7}
+	after := drop.Result{Lookups: 10 + 20000, Invalidated: 3 + 15000, DescriptorsChecked: 7}
 	if m, exact := Misses(full, before, after); m != 5000 || !exact {
 		t.Errorf("lookups only: %d misses (exact %v), want 5000", m, exact)
 	}
@@ -226,18 +227,18 @@ func TestMissesWhenEventsOverflow(t *testing.T) {
 
 func TestChunk(t *testing.T) {
 	for _, c := range []struct {
-		p              sim.DropProgress
+		p              drop.Progress
 		nbuffers, left int
 		want           int
 	}{
-		{sim.DropProgress{Path: sim.PathScan, Cursor: 100}, 16384, 1 << 30, 16284},
-		{sim.DropProgress{Path: sim.PathScan, Cursor: 100}, 131072, 1 << 30, ScanChunk},
-		{sim.DropProgress{Path: sim.PathScan, Cursor: 10000}, 16384, 1 << 30, 6384},
-		{sim.DropProgress{Path: sim.PathScan, Cursor: 100}, 16384, 50, 50},
-		{sim.DropProgress{Path: sim.PathScan, Cursor: 0}, 13107200, 1 << 30, ScanChunk},
-		{sim.DropProgress{Path: sim.PathLookup, Cursor: -1}, 16384, 1 << 30, OtherChunk},
-		{sim.DropProgress{Cursor: -1}, 16384, 3, 3},
-		{sim.DropProgress{}, 16384, 0, 0},
+		{drop.Progress{Path: sim.PathScan, Cursor: 100}, 16384, 1 << 30, 16284},
+		{drop.Progress{Path: sim.PathScan, Cursor: 100}, 131072, 1 << 30, ScanChunk},
+		{drop.Progress{Path: sim.PathScan, Cursor: 10000}, 16384, 1 << 30, 6384},
+		{drop.Progress{Path: sim.PathScan, Cursor: 100}, 16384, 50, 50},
+		{drop.Progress{Path: sim.PathScan, Cursor: 0}, 13107200, 1 << 30, ScanChunk},
+		{drop.Progress{Path: sim.PathLookup, Cursor: -1}, 16384, 1 << 30, OtherChunk},
+		{drop.Progress{Cursor: -1}, 16384, 3, 3},
+		{drop.Progress{}, 16384, 0, 0},
 	} {
 		if got := Chunk(c.p, c.nbuffers, c.left); got != c.want {
 			t.Errorf("Chunk(%+v, %d, %d) = %d, want %d", c.p, c.nbuffers, c.left, got, c.want)
@@ -246,12 +247,12 @@ func TestChunk(t *testing.T) {
 }
 
 func ExampleWatch_Step() {
-	p, _ := sim.ParseDropParams(map[string]string{"shared_buffers": "128kB", "tables": "1x40", "policy": "lookup"})
-	s, _ := sim.NewDropLab(p.Experiment(), p.Policy)
+	p, _ := drop.ParseDropParams(map[string]string{"shared_buffers": "128kB", "tables": "1x40", "policy": "lookup"})
+	s, _ := drop.NewReplay(p.Experiment(), p.Policy)
 	w := NewWatch(s, s.Pool.NBuffers)
 	w.Step(s, 1000, nil, nil)
-	r := s.DropProgress().Result
-	fmt.Printf("done %v: %d lookups, %d found and invalidated, %d missed\n", s.DropProgress().Done, r.Lookups, r.Invalidated, w.Misses)
+	r := drop.ProgressOf(s).Result
+	fmt.Printf("done %v: %d lookups, %d found and invalidated, %d missed\n", drop.ProgressOf(s).Done, r.Lookups, r.Invalidated, w.Misses)
 	// Output: done true: 40 lookups, 16 found and invalidated, 24 missed
 }
 
@@ -310,13 +311,13 @@ func TestTrailCoversWhatTheScansChecked(t *testing.T) {
 			n := s.Pool.NBuffers
 			w := NewWatch(s, n)
 			var checked uint64
-			for !s.DropProgress().Done {
-				before := s.DropProgress().Result.DescriptorsChecked
+			for !drop.ProgressOf(s).Done {
+				before := drop.ProgressOf(s).Result.DescriptorsChecked
 				w.Trail.Clear()
 				if _, err := w.Step(s, 1+int(before%7000), nil, nil); err != nil {
 					t.Fatal(err)
 				}
-				d := s.DropProgress().Result.DescriptorsChecked - before
+				d := drop.ProgressOf(s).Result.DescriptorsChecked - before
 				var covered uint64
 				for _, seg := range w.Trail.Segments() {
 					if seg.First < 0 || seg.End > n || seg.First >= seg.End {
@@ -329,7 +330,7 @@ func TestTrailCoversWhatTheScansChecked(t *testing.T) {
 				}
 				checked += d
 			}
-			if checked != s.DropProgress().Result.DescriptorsChecked {
+			if checked != drop.ProgressOf(s).Result.DescriptorsChecked {
 				t.Errorf("checked %d", checked)
 			}
 		})

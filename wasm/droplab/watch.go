@@ -1,6 +1,9 @@
 package droplab
 
-import "github.com/bufferscope/bufferscope/sim"
+import (
+	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
+)
 
 // Watch follows one drop lab: the counters the simulation does not keep, and what the picture
 // animates. Ages are counted in ticks, 60 to the second, as Ebiten's are.
@@ -40,7 +43,7 @@ func NewWatch(s Lab, nbuffers int) *Watch {
 func (w *Watch) Relations() int { return w.nrel }
 
 // observe takes one chunk: its events and the progress before and after it.
-func (w *Watch) observe(events []sim.Event, before, after sim.DropProgress) {
+func (w *Watch) observe(events []sim.Event, before, after drop.Progress) {
 	m, exact := Misses(events, before.Result, after.Result)
 	w.Misses += m
 	w.Inexact = w.Inexact || !exact
@@ -96,7 +99,7 @@ func countMisses(events []sim.Event) uint64 {
 // noteChecked adds the descriptors the chunk checked to the trail. Chunk lets a chunk that
 // starts in a scan run at most to that scan's end; a chunk that does not may start a scan,
 // and in a tiny pool finish several.
-func (w *Watch) noteChecked(before, after sim.DropProgress) {
+func (w *Watch) noteChecked(before, after drop.Progress) {
 	d := after.Result.DescriptorsChecked - before.Result.DescriptorsChecked
 	if d == 0 {
 		return

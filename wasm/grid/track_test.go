@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 )
 
 // TestTrackerMatchesAFullCopy runs simulations in uneven slices, keeping codes with a
@@ -104,8 +105,8 @@ func TestTrackerRefreshesInBudgetedSlices(t *testing.T) {
 // that invalidates a long run of buffers is copied run by run, without a full refresh, and
 // ChangedRange reports where.
 func TestTrackerFollowsADropLab(t *testing.T) {
-	p, _ := sim.ParseDropParams(map[string]string{"tables": "2x3000", "policy": "pg13"})
-	s, err := sim.NewDropLab(p.Experiment(), p.Policy)
+	p, _ := drop.ParseDropParams(map[string]string{"tables": "2x3000", "policy": "pg13"})
+	s, err := drop.NewReplay(p.Experiment(), p.Policy)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 )
 
 // curveRequest asks for the drop lab's chart: for one relation of NBuffers/k blocks, for
@@ -15,7 +16,7 @@ import (
 // lookup path forced on, as the published threshold test did (seed-results.md, table A).
 type curveRequest struct {
 	NBuffers   int
-	Op         sim.DropOperation
+	Op         drop.Operation
 	InRecovery bool
 	Divisors   []int
 }
@@ -34,11 +35,11 @@ func parseCurveRequest(msg js.Value) (curveRequest, error) {
 	if r.NBuffers, err = intField(msg, "nbuffers", sim.MinNBuffers, sim.MaxNBuffers); err != nil {
 		return r, err
 	}
-	op, err := stringField(msg, "op", sim.OpDrop.String())
+	op, err := stringField(msg, "op", drop.OpDrop.String())
 	if err != nil {
 		return r, err
 	}
-	if r.Op, err = sim.ParseDropOperation(op); err != nil {
+	if r.Op, err = drop.ParseOperation(op); err != nil {
 		return r, err
 	}
 	mode, err := stringField(msg, "mode", "recovery")
@@ -68,12 +69,12 @@ func runCurve(r curveRequest, progress func(done, total int, label string, force
 	done := 0
 	var points []any
 	for _, k := range r.Divisors {
-		g := sim.TableGroup{Count: 1, Divisor: k}
-		e := sim.DropExperiment{NBuffers: r.NBuffers, Tables: []sim.TableGroup{g}, Op: r.Op, InRecovery: r.InRecovery}
-		var results []sim.DropExperimentResult
+		g := drop.TableGroup{Count: 1, Divisor: k}
+		e := drop.Experiment{NBuffers: r.NBuffers, Tables: []drop.TableGroup{g}, Op: r.Op, InRecovery: r.InRecovery}
+		var results []drop.Result
 		if separate {
 			for _, pol := range curvePolicies {
-				res, err := sim.RunDropExperiment(e, pol)
+				res, err := drop.RunExperiment(e, pol)
 				if err != nil {
 					return nil, err
 				}
@@ -85,7 +86,7 @@ func runCurve(r curveRequest, progress func(done, total int, label string, force
 				}
 			}
 		} else {
-			res, err := sim.RunDropExperiment(e, curvePolicies...)
+			res, err := drop.RunExperiment(e, curvePolicies...)
 			if err != nil {
 				return nil, err
 			}
@@ -111,7 +112,7 @@ func runCurve(r curveRequest, progress func(done, total int, label string, force
 }
 
 // resultMap writes one experiment's result as the page reads it; times are in seconds.
-func resultMap(r sim.DropExperimentResult) map[string]any {
+func resultMap(r drop.Result) map[string]any {
 	return map[string]any{
 		"path":               r.Path,
 		"drops":              r.Drops,

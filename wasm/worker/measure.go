@@ -8,10 +8,10 @@ import (
 	"slices"
 	"syscall/js"
 
-	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 )
 
-// measureRequest asks for "Measure on this device": sim.MeasureDrop's real full scan and
+// measureRequest asks for "Measure on this device": drop.Measure's real full scan and
 // real lookups over a pool of NBuffers, for one relation of NBuffers/k blocks for each k of
 // Divisors, every size Reps times.
 type measureRequest struct {
@@ -65,7 +65,7 @@ func runMeasure(r measureRequest, clock func() float64, progress func(done, tota
 		}
 	}
 	cancelled := false
-	m, err := sim.MeasureDrop(r.NBuffers, sizes, clock, func(done, total int) bool {
+	m, err := drop.Measure(r.NBuffers, sizes, clock, func(done, total int) bool {
 		ok := progress(done, total, fmt.Sprintf("round %d of %d", (done-1)/len(r.Divisors)+1, reps), false)
 		cancelled = !ok
 		return ok
@@ -117,7 +117,7 @@ type measureSummary struct {
 
 // summarise averages the timings of each size (MeasureDrop's Timings, in the order of the
 // sizes asked for) and finds the crossover.
-func summarise(nbuffers int, divisors []int, timings []sim.DropTiming) measureSummary {
+func summarise(nbuffers int, divisors []int, timings []drop.Timing) measureSummary {
 	s := measureSummary{NBuffers: nbuffers}
 	s.ClockTick = clockTick(timings)
 	var xs, scans, lookups []float64
@@ -173,7 +173,7 @@ func crossing(xs, ys1, ys2 []float64) (float64, bool) {
 
 // clockTick returns the smallest time measured that is not 0: about the clock's step when it
 // is coarse.
-func clockTick(timings []sim.DropTiming) float64 {
+func clockTick(timings []drop.Timing) float64 {
 	tick := math.Inf(1)
 	for _, t := range timings {
 		for _, x := range []float64{t.Scan, t.Lookup} {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/drop"
 )
 
 // These tests run as WebAssembly under node (make wasmtest), where syscall/js works as in the
@@ -26,15 +27,15 @@ func TestFitLine(t *testing.T) {
 // time and 100 µs once in twenty; the mean finds 5 µs where a median finds 0. A pause of the
 // device is left out.
 func TestCoarseClock(t *testing.T) {
-	var timings []sim.DropTiming
+	var timings []drop.Timing
 	for i := range 200 {
 		x := 0.0
 		if i%20 == 0 {
 			x = 100e-6
 		}
-		timings = append(timings, sim.DropTiming{Blocks: 1, Scan: 200e-6, Lookup: x})
+		timings = append(timings, drop.Timing{Blocks: 1, Scan: 200e-6, Lookup: x})
 	}
-	timings = append(timings, sim.DropTiming{Blocks: 1, Scan: 200e-6, Lookup: 0.25})
+	timings = append(timings, drop.Timing{Blocks: 1, Scan: 200e-6, Lookup: 0.25})
 	s := summarise(512, []int{512}, timings)
 	if got := s.Sizes[0].Lookup; math.Abs(got-5e-6) > 1e-12 {
 		t.Errorf("lookup time with a 100 µs clock = %v, want 5 µs", got)
@@ -59,11 +60,11 @@ func TestRobustMean(t *testing.T) {
 // NBuffers/32; then of one whose lookups win up to NBuffers/4 and beyond.
 func TestSummariseFindsTheCrossover(t *testing.T) {
 	const nb = 131072
-	var timings []sim.DropTiming
+	var timings []drop.Timing
 	for range 3 {
 		for _, k := range DefaultDivisors {
 			n := float64(nb / k)
-			timings = append(timings, sim.DropTiming{Blocks: nb / k, Scan: nb * 5e-9, Lookup: n * 160e-9})
+			timings = append(timings, drop.Timing{Blocks: nb / k, Scan: nb * 5e-9, Lookup: n * 160e-9})
 		}
 	}
 	s := summarise(nb, DefaultDivisors, timings)
@@ -82,7 +83,7 @@ func TestSummariseFindsTheCrossover(t *testing.T) {
 	timings = timings[:0]
 	for _, k := range DefaultDivisors {
 		n := float64(nb / k)
-		timings = append(timings, sim.DropTiming{Blocks: nb / k, Scan: nb*5e-9 + n*100e-9, Lookup: n * 110e-9})
+		timings = append(timings, drop.Timing{Blocks: nb / k, Scan: nb*5e-9 + n*100e-9, Lookup: n * 110e-9})
 	}
 	s = summarise(nb, DefaultDivisors, timings)
 	if want := nb * 5e-9 / 10e-9; math.Abs(s.Crossover-want) > 1e-3 || s.Within {
@@ -96,7 +97,7 @@ func TestSummariseFindsTheCrossover(t *testing.T) {
 // TestRunCurveMatchesTheExperiment checks that each point of the chart is the drop lab's
 // experiment for one relation of NBuffers/k blocks, under each policy.
 func TestRunCurveMatchesTheExperiment(t *testing.T) {
-	req := curveRequest{NBuffers: 16384, Op: sim.OpVacuum, InRecovery: true, Divisors: []int{64, 16}}
+	req := curveRequest{NBuffers: 16384, Op: drop.OpVacuum, InRecovery: true, Divisors: []int{64, 16}}
 	var calls []int
 	out, err := runCurve(req, func(done, total int, _ string, _ bool) bool {
 		calls = append(calls, done, total)
@@ -110,8 +111,8 @@ func TestRunCurveMatchesTheExperiment(t *testing.T) {
 	}
 	points := out["points"].([]any)
 	for i, k := range req.Divisors {
-		e := sim.DropExperiment{NBuffers: req.NBuffers, Tables: []sim.TableGroup{{Count: 1, Divisor: k}}, Op: req.Op, InRecovery: true}
-		want, err := sim.RunDropExperiment(e, sim.DropPG13, sim.DropLookup)
+		e := drop.Experiment{NBuffers: req.NBuffers, Tables: []drop.TableGroup{{Count: 1, Divisor: k}}, Op: req.Op, InRecovery: true}
+		want, err := drop.RunExperiment(e, sim.DropPG13, sim.DropLookup)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +141,7 @@ func TestRunCurveMatchesTheExperiment(t *testing.T) {
 }
 
 func TestRunCurveStopsWhenCancelled(t *testing.T) {
-	req := curveRequest{NBuffers: 16384, Op: sim.OpDrop, InRecovery: true, Divisors: DefaultDivisors}
+	req := curveRequest{NBuffers: 16384, Op: drop.OpDrop, InRecovery: true, Divisors: DefaultDivisors}
 	n := 0
 	_, err := runCurve(req, func(done, total int, _ string, _ bool) bool {
 		n++

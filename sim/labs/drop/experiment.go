@@ -1,39 +1,38 @@
-package sim
+package drop
 
 import (
 	"fmt"
-	"maps"
-	"slices"
+	"github.com/bufferscope/bufferscope/sim"
 	"strconv"
 	"strings"
 )
 
-// DropOperation is the SQL command whose replay drops the relations' buffers. The zero value
+// Operation is the SQL command whose replay drops the relations' buffers. The zero value
 // is DROP TABLE.
-type DropOperation uint8
+type Operation uint8
 
 // The operations of the drop lab.
 const (
-	OpDrop     DropOperation = iota // DROP TABLE: the commit record unlinks the relfilenode
-	OpTruncate                      // TRUNCATE: a new relfilenode, the old one unlinked at commit
-	OpVacuum                        // VACUUM truncating a relation whose rows were all deleted
+	OpDrop     Operation = iota // DROP TABLE: the commit record unlinks the relfilenode
+	OpTruncate                  // TRUNCATE: a new relfilenode, the old one unlinked at commit
+	OpVacuum                    // VACUUM truncating a relation whose rows were all deleted
 )
 
 var dropOperationNames = [...]string{"drop", "truncate", "vacuum"}
 
 // String returns "drop", "truncate" or "vacuum".
-func (o DropOperation) String() string {
+func (o Operation) String() string {
 	if int(o) < len(dropOperationNames) {
 		return dropOperationNames[o]
 	}
 	return fmt.Sprintf("op%d", uint8(o))
 }
 
-// ParseDropOperation parses "drop", "truncate" or "vacuum".
-func ParseDropOperation(s string) (DropOperation, error) {
+// ParseOperation parses "drop", "truncate" or "vacuum".
+func ParseOperation(s string) (Operation, error) {
 	for i, n := range dropOperationNames {
 		if s == n {
-			return DropOperation(i), nil
+			return Operation(i), nil
 		}
 	}
 	return 0, fmt.Errorf("operation %q is not drop, truncate or vacuum", s)
@@ -74,51 +73,51 @@ func ParseTableGroups(s string) ([]TableGroup, error) {
 		c, b, ok := strings.Cut(strings.TrimSpace(part), "x")
 		count, err := strconv.Atoi(c)
 		if !ok || err != nil || count < 1 {
-			return nil, &ValueError{Value: part, Problem: "not COUNTxBLOCKS, like 1000x1 or 1xNB/32"}
+			return nil, &sim.ValueError{Value: part, Problem: "not COUNTxBLOCKS, like 1000x1 or 1xNB/32"}
 		}
 		g := TableGroup{Count: count}
 		if k, rel := strings.CutPrefix(b, "NB/"); rel {
 			if g.Divisor, err = strconv.Atoi(k); err != nil || g.Divisor < 1 {
-				return nil, &ValueError{Value: part, Problem: "not COUNTxNB/k with a whole k ≥ 1"}
+				return nil, &sim.ValueError{Value: part, Problem: "not COUNTxNB/k with a whole k ≥ 1"}
 			}
 		} else if g.Blocks, err = strconv.Atoi(b); err != nil || g.Blocks < 1 || g.Blocks > 1<<30 {
-			return nil, &ValueError{Value: part, Problem: "not COUNTxBLOCKS with BLOCKS from 1 to 2^30 or NB/k"}
+			return nil, &sim.ValueError{Value: part, Problem: "not COUNTxBLOCKS with BLOCKS from 1 to 2^30 or NB/k"}
 		}
-		if total += count; total > MaxDropRelations {
-			return nil, &ValueError{Value: s, Problem: fmt.Sprintf("more than %d relations in all", MaxDropRelations)}
+		if total += count; total > MaxRelations {
+			return nil, &sim.ValueError{Value: s, Problem: fmt.Sprintf("more than %d relations in all", MaxRelations)}
 		}
 		gs = append(gs, g)
 	}
 	return gs, nil
 }
 
-// MaxDropRelations bounds the relations of one drop experiment.
-const MaxDropRelations = 100_000
+// MaxRelations bounds the relations of one drop experiment.
+const MaxRelations = 100_000
 
-// DropExperiment describes one run of the drop lab: a standby (or primary) whose pool holds
+// Experiment describes one run of the drop lab: a standby (or primary) whose pool holds
 // the relations' pages and other data, then the operation's WAL replayed, one transaction per
 // relation or all in one.
-type DropExperiment struct {
+type Experiment struct {
 	NBuffers    int
 	Tables      []TableGroup
-	Op          DropOperation
+	Op          Operation
 	SingleXact  bool // all relations in one transaction (VACUUM always runs one per relation)
 	InRecovery  bool // a standby replaying the primary's WAL; false: the primary itself
-	Policy      DropPolicy
-	Threshold   Threshold // the zero value is NBuffers/32
-	Cost        CostModel
+	Policy      sim.DropPolicy
+	Threshold   sim.Threshold // the zero value is NBuffers/32
+	Cost        sim.CostModel
 	MaxReplayed int // refuse experiments that would replay more page records than this; 0: no limit
 }
 
-// DropExperimentResult is what one experiment did and how long it took in modelled time.
-type DropExperimentResult struct {
+// Result is what one experiment did and how long it took in modelled time.
+type Result struct {
 	Path               string // "scan", "lookup" or "mixed"
 	Drops              int    // drop calls made
 	DescriptorsChecked uint64
 	Lookups            uint64
 	Invalidated        uint64
-	DropTime           Duration // the buffer work of the drops alone
-	Time               Duration // everything replayed, drops included
+	DropTime           sim.Duration // the buffer work of the drops alone
+	Time               sim.Duration // everything replayed, drops included
 }
 
 // Free-space map and visibility map geometry for 8 kB pages (fsm_internals.h, visibilitymap.c).
@@ -138,8 +137,8 @@ func fsmBlocks(n int) int {
 // vmBlocks returns the size of the visibility map of a heap of n blocks.
 func vmBlocks(n int) int { return (n + heapBlocksPerVMPage - 1) / heapBlocksPerVMPage }
 
-// RunDropExperiment builds the pool, fills it and replays the operation under each policy,
-// starting every policy from a copy of the same filled pool. Policy and Threshold of e are
+// RunExperiment builds the pool, fills it and replays the operation under each policy,
+// starting every policy from a copy of the same filled pool. Policy and sim.Threshold of e are
 // ignored in favour of policies.
 //
 // The pool first receives the relations' pages (as replaying their inserts left them), then
@@ -155,18 +154,18 @@ func vmBlocks(n int) int { return (n + heapBlocksPerVMPage - 1) / heapBlocksPerV
 //   - truncate: XLOG_SMGR_CREATE of the new relfilenode per relation, then the commit record.
 //   - drop and truncate: the commit record's DropRelationFiles calls DropRelationsAllBuffers
 //     with the transaction's relations.
-func RunDropExperiment(e DropExperiment, policies ...DropPolicy) ([]DropExperimentResult, error) {
+func RunExperiment(e Experiment, policies ...sim.DropPolicy) ([]Result, error) {
 	base, rels, err := prepareDropPool(e)
 	if err != nil {
 		return nil, err
 	}
-	var out []DropExperimentResult
+	var out []Result
 	for i, pol := range policies {
 		p, prels := base, rels
 		if i < len(policies)-1 {
-			p, prels = base.clone(rels)
+			p, prels = base.Clone(rels)
 		}
-		p.Drop = DropSettings{Policy: pol, Threshold: e.Threshold}
+		p.Drop = sim.DropSettings{Policy: pol, Threshold: e.Threshold}
 		res, err := replayDrop(p, prels, e)
 		if err != nil {
 			return nil, err
@@ -178,31 +177,31 @@ func RunDropExperiment(e DropExperiment, policies ...DropPolicy) ([]DropExperime
 
 // prepareDropPool builds and fills the pool of an experiment and returns it with the
 // experiment's relations.
-func prepareDropPool(e DropExperiment) (*Pool, []*Relation, error) {
+func prepareDropPool(e Experiment) (*sim.Pool, []*sim.Relation, error) {
 	if e.Op == OpVacuum && e.SingleXact {
 		return nil, nil, fmt.Errorf("VACUUM cannot run inside a transaction block: it takes one per relation")
 	}
-	p, err := NewPool(e.NBuffers, 17, e.Cost)
+	p, err := sim.NewPool(e.NBuffers, 17, e.Cost)
 	if err != nil {
 		return nil, nil, err
 	}
-	var rels []*Relation
+	var rels []*sim.Relation
 	replayed := 0
 	for _, g := range e.Tables {
 		blocks := g.Resolve(e.NBuffers)
 		for range g.Count {
-			r := &Relation{
+			r := &sim.Relation{
 				Name:      fmt.Sprintf("t%d", len(rels)),
-				Locator:   RelFileLocator{SpcOid: DefaultTablespaceOid, DbOid: DefaultDatabaseOid, RelNumber: FirstRelNumber + Oid(len(rels))},
+				Locator:   sim.RelFileLocator{SpcOid: sim.DefaultTablespaceOid, DbOid: sim.DefaultDatabaseOid, RelNumber: sim.FirstRelNumber + sim.Oid(len(rels))},
 				Permanent: true,
 			}
-			r.NBlocks[MainForkNum] = BlockNumber(blocks)
+			r.NBlocks[sim.MainForkNum] = sim.BlockNumber(blocks)
 			if e.Op == OpVacuum {
-				r.NBlocks[FSMForkNum] = BlockNumber(fsmBlocks(blocks))
-				r.NBlocks[VisibilityMapForkNum] = BlockNumber(vmBlocks(blocks))
+				r.NBlocks[sim.FSMForkNum] = sim.BlockNumber(fsmBlocks(blocks))
+				r.NBlocks[sim.VisibilityMapForkNum] = sim.BlockNumber(vmBlocks(blocks))
 				replayed += blocks
 			}
-			r.SizeCached = [MaxForkNum + 1]bool{true, true, true, true}
+			r.SizeCached = [sim.MaxForkNum + 1]bool{true, true, true, true}
 			if _, err := p.AddRelation(r); err != nil {
 				return nil, nil, err
 			}
@@ -212,85 +211,29 @@ func prepareDropPool(e DropExperiment) (*Pool, []*Relation, error) {
 	if e.MaxReplayed > 0 && replayed > e.MaxReplayed {
 		return nil, nil, fmt.Errorf("the experiment would replay %d page records, more than the limit %d", replayed, e.MaxReplayed)
 	}
-	others := &Relation{Name: "others", Locator: RelFileLocator{SpcOid: DefaultTablespaceOid, DbOid: DefaultDatabaseOid, RelNumber: FirstRelNumber + Oid(len(rels))}, Permanent: true}
-	others.NBlocks[MainForkNum] = BlockNumber(e.NBuffers)
+	others := &sim.Relation{Name: "others", Locator: sim.RelFileLocator{SpcOid: sim.DefaultTablespaceOid, DbOid: sim.DefaultDatabaseOid, RelNumber: sim.FirstRelNumber + sim.Oid(len(rels))}, Permanent: true}
+	others.NBlocks[sim.MainForkNum] = sim.BlockNumber(e.NBuffers)
 	if _, err := p.AddRelation(others); err != nil {
 		return nil, nil, err
 	}
 	for _, r := range append(rels, others) {
-		for f := MainForkNum; f <= VisibilityMapForkNum; f++ {
-			p.prewarm(r, f)
+		for f := sim.MainForkNum; f <= sim.VisibilityMapForkNum; f++ {
+			p.Prewarm(r, f)
 		}
 	}
-	p.takeElapsed() // filling the pool happened before the experiment
+	p.TakeElapsed() // filling the pool happened before the experiment
 	p.InRecovery = e.InRecovery
 	return p, rels, nil
 }
 
 // replayDrop replays the experiment's operation on a filled pool to the end.
-func replayDrop(p *Pool, rels []*Relation, e DropExperiment) (DropExperimentResult, error) {
-	r := newDropReplay(p, rels, e)
+func replayDrop(p *sim.Pool, rels []*sim.Relation, e Experiment) (Result, error) {
+	r := newReplay(p, rels, e)
 	for {
 		done, err := r.step(p, 1<<30)
 		if err != nil || done {
-			p.takeElapsed()
+			p.TakeElapsed()
 			return r.res, err
 		}
 	}
-}
-
-// prewarm loads the pages of one fork into free buffers, as pg_prewarm's buffer mode does,
-// until the fork or the freelist runs out. The pages are clean, at usage count 1.
-func (p *Pool) prewarm(r *Relation, f ForkNumber) {
-	ri := p.cat.lookup(r.Locator)
-	for blk := BlockNumber(0); blk < r.NBlocks[f] && p.firstFree >= 0; blk++ {
-		id := int(p.firstFree)
-		d := &p.desc[id]
-		p.firstFree = d.freeNext
-		d.freeNext = freeNextNotInList
-		tag := BufferTag{Locator: r.Locator, Fork: f, Block: blk}
-		k := packTag(tag)
-		p.table.insert(k, k.hash(), id)
-		p.setTag(id, tag, ri)
-		d.State = BM_TAG_VALID | BM_VALID | BufUsagecountOne
-		if r.Permanent {
-			d.State |= BM_PERMANENT
-		}
-	}
-	if p.firstFree < 0 {
-		p.lastFree = freeNextEndOfList
-	}
-}
-
-// clone returns a deep copy of the pool and of the given relations, which must be the
-// pool's; the copy's catalog holds the copies.
-func (p *Pool) clone(rels []*Relation) (*Pool, []*Relation) {
-	c := *p
-	c.desc = slices.Clone(p.desc)
-	c.relNums = slices.Clone(p.relNums)
-	t := *p.table
-	t.slots = slices.Clone(p.table.slots)
-	c.table = &t
-	c.events = nil
-	c.cat = catalog{index: maps.Clone(p.cat.index), byName: maps.Clone(p.cat.byName)}
-	copies := make(map[*Relation]*Relation, len(p.cat.rels))
-	for _, r := range p.cat.rels {
-		rc := *r
-		for f, chunks := range r.diskLSN {
-			rc.diskLSN[f] = make([]*[lsnChunk]LSN, len(chunks))
-			for i, c := range chunks {
-				if c != nil {
-					cc := *c
-					rc.diskLSN[f][i] = &cc
-				}
-			}
-		}
-		copies[r] = &rc
-		c.cat.rels = append(c.cat.rels, &rc)
-	}
-	out := make([]*Relation, len(rels))
-	for i, r := range rels {
-		out[i] = copies[r]
-	}
-	return &c, out
 }

@@ -1,7 +1,8 @@
-package sim
+package drop
 
 import (
 	"fmt"
+	"github.com/bufferscope/bufferscope/sim"
 	"strings"
 )
 
@@ -39,15 +40,15 @@ var publishedDropB = []struct {
 // dropSizes are the shared_buffers settings of the published tests.
 var dropSizes = []string{"128MB", "1GB", "20GB", "100GB"}
 
-// DropReproduction holds the simulated counterparts of the published drop tables and the
+// Reproduction holds the simulated counterparts of the published drop tables and the
 // checks of their targets.
-type DropReproduction struct {
-	Cost CostModel
+type Reproduction struct {
+	Cost sim.CostModel
 	// A[i][j]: row i of table A (NB/512 … NB/8) at dropSizes[j], for pg13 ("master") and the
 	// forced lookup ("patched").
-	AMaster, APatched [][]Duration
+	AMaster, APatched [][]sim.Duration
 	// B[j]: table B at dropSizes[j], for VACUUM and TRUNCATE, pg13 and pg14.
-	BVacM, BVacP, BTruncM, BTruncP []Duration
+	BVacM, BVacP, BTruncM, BTruncP []sim.Duration
 	Checks                         []TargetCheck
 }
 
@@ -58,25 +59,25 @@ type TargetCheck struct {
 	Detail string
 }
 
-// ReproduceDrop runs every experiment behind the published drop tables under the cost
+// Reproduce runs every experiment behind the published drop tables under the cost
 // model and checks the targets. progress, if not nil, is called with a short description
 // before each experiment.
-func ReproduceDrop(cost CostModel, progress func(string)) (*DropReproduction, error) {
-	r := &DropReproduction{Cost: cost.withDefaults()}
+func Reproduce(cost sim.CostModel, progress func(string)) (*Reproduction, error) {
+	r := &Reproduction{Cost: cost.WithDefaults()}
 	say := func(format string, a ...any) {
 		if progress != nil {
 			progress(fmt.Sprintf(format, a...))
 		}
 	}
 	for _, row := range publishedDropA {
-		var m, p []Duration
+		var m, p []sim.Duration
 		for _, size := range dropSizes {
-			nb, _ := SharedBuffersToNBuffers(size)
+			nb, _ := sim.SharedBuffersToNBuffers(size)
 			say("table A: 1 relation of NB/%d blocks, shared_buffers %s", row.divisor, size)
-			res, err := RunDropExperiment(DropExperiment{
+			res, err := RunExperiment(Experiment{
 				NBuffers: nb, Tables: []TableGroup{{Count: 1, Divisor: row.divisor}},
 				Op: OpVacuum, InRecovery: true, Cost: cost,
-			}, DropPG13, DropLookup)
+			}, sim.DropPG13, sim.DropLookup)
 			if err != nil {
 				return nil, err
 			}
@@ -85,13 +86,13 @@ func ReproduceDrop(cost CostModel, progress func(string)) (*DropReproduction, er
 		r.AMaster, r.APatched = append(r.AMaster, m), append(r.APatched, p)
 	}
 	for _, size := range dropSizes {
-		nb, _ := SharedBuffersToNBuffers(size)
-		for _, op := range []DropOperation{OpVacuum, OpTruncate} {
+		nb, _ := sim.SharedBuffersToNBuffers(size)
+		for _, op := range []Operation{OpVacuum, OpTruncate} {
 			say("table B: 1000 relations of 1 block, %s, shared_buffers %s", op, size)
-			res, err := RunDropExperiment(DropExperiment{
+			res, err := RunExperiment(Experiment{
 				NBuffers: nb, Tables: []TableGroup{{Count: 1000, Blocks: 1}},
 				Op: op, InRecovery: true, Cost: cost,
-			}, DropPG13, DropPG14)
+			}, sim.DropPG13, sim.DropPG14)
 			if err != nil {
 				return nil, err
 			}
@@ -107,7 +108,7 @@ func ReproduceDrop(cost CostModel, progress func(string)) (*DropReproduction, er
 }
 
 // check evaluates the targets of seed-results.md's drop section.
-func (r *DropReproduction) check() {
+func (r *Reproduction) check() {
 	// A: at 100GB (the last size) the lookup path wins at NB/64 and loses by NB/8.
 	last := len(dropSizes) - 1
 	crossover := ""
@@ -131,7 +132,7 @@ func (r *DropReproduction) check() {
 	})
 	for _, t := range []struct {
 		name string
-		m, p []Duration
+		m, p []sim.Duration
 	}{{"VACUUM", r.BVacM, r.BVacP}, {"TRUNCATE", r.BTruncM, r.BTruncP}} {
 		growth := t.m[last].Seconds() / t.m[last-1].Seconds()
 		r.Checks = append(r.Checks, TargetCheck{
@@ -159,7 +160,7 @@ func (r *DropReproduction) check() {
 }
 
 // Passed reports whether every target is met.
-func (r *DropReproduction) Passed() bool {
+func (r *Reproduction) Passed() bool {
 	for _, c := range r.Checks {
 		if !c.Pass {
 			return false
@@ -169,9 +170,9 @@ func (r *DropReproduction) Passed() bool {
 }
 
 // Markdown writes the published tables beside the simulated ones and the checks.
-func (r *DropReproduction) Markdown() string {
+func (r *Reproduction) Markdown() string {
 	var b strings.Builder
-	sec := func(d Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+	sec := func(d sim.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 	pub := func(x float64) string { return fmt.Sprintf("%.3f", x) }
 	b.WriteString("# drop: published measurements and the simulation\n\n")
 	b.WriteString("Seconds. Published: Kirk Jamison, pgsql-hackers, January 2021, replay on a standby ")

@@ -1,6 +1,7 @@
-package sim
+package drop
 
 import (
+	"github.com/bufferscope/bufferscope/sim"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ func TestReproduceDrop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 100GB pools; run without -short")
 	}
-	r, err := ReproduceDrop(CostModel{}, nil)
+	r, err := Reproduce(sim.CostModel{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,16 +37,16 @@ func TestReproduceDrop(t *testing.T) {
 // TestDropTargetsCanFail feeds the target checks made-up durations that break each target
 // and checks that each is reported as failed.
 func TestDropTargetsCanFail(t *testing.T) {
-	flat := func(d Duration) []Duration { return []Duration{d, d, d, d} }
-	r := &DropReproduction{
-		BVacM:   []Duration{Second, Second, Second, 2 * Second}, // 100GB/20GB = 2
-		BVacP:   []Duration{Second, Second, Second, 2 * Second}, // max/min = 2
-		BTruncM: flat(10 * Second),                              // no growth
-		BTruncP: flat(Second),                                   // master/patched = 10
+	flat := func(d sim.Duration) []sim.Duration { return []sim.Duration{d, d, d, d} }
+	r := &Reproduction{
+		BVacM:   []sim.Duration{sim.Second, sim.Second, sim.Second, 2 * sim.Second}, // 100GB/20GB = 2
+		BVacP:   []sim.Duration{sim.Second, sim.Second, sim.Second, 2 * sim.Second}, // max/min = 2
+		BTruncM: flat(10 * sim.Second),                                              // no growth
+		BTruncP: flat(sim.Second),                                                   // master/patched = 10
 	}
 	for range publishedDropA {
-		r.AMaster = append(r.AMaster, flat(2*Second))
-		r.APatched = append(r.APatched, flat(Second)) // the lookup path always wins
+		r.AMaster = append(r.AMaster, flat(2*sim.Second))
+		r.APatched = append(r.APatched, flat(sim.Second)) // the lookup path always wins
 	}
 	r.check()
 	for _, c := range r.Checks {

@@ -1,4 +1,6 @@
-package sim
+package drop
+
+import "github.com/bufferscope/bufferscope/sim"
 
 import "testing"
 
@@ -13,7 +15,7 @@ func TestParseDropParams(t *testing.T) {
 	}
 	e := p.Experiment()
 	if e.NBuffers != 131072 || len(e.Tables) != 2 || e.Tables[0].Resolve(e.NBuffers) != 4096 || e.Op != OpTruncate ||
-		!e.SingleXact || e.InRecovery || p.Policy != DropLookup || e.Threshold.Resolve(e.NBuffers) != 8192 {
+		!e.SingleXact || e.InRecovery || p.Policy != sim.DropLookup || e.Threshold.Resolve(e.NBuffers) != 8192 {
 		t.Fatalf("read %+v as %+v", p, e)
 	}
 	_, errs = ParseDropParams(map[string]string{

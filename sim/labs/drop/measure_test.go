@@ -1,4 +1,4 @@
-package sim
+package drop
 
 import (
 	"testing"
@@ -12,7 +12,7 @@ func TestMeasureDrop(t *testing.T) {
 	start := time.Now()
 	clock := func() float64 { return time.Since(start).Seconds() }
 	sizes := []int{64, 256, 1024, 4096}
-	m, err := MeasureDrop(65536, sizes, clock, nil)
+	m, err := Measure(65536, sizes, clock, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,11 +24,11 @@ func TestMeasureDrop(t *testing.T) {
 			t.Fatalf("timing %d: %+v", i, tm)
 		}
 	}
-	if _, err := MeasureDrop(1024, []int{600}, clock, nil); err == nil {
+	if _, err := Measure(1024, []int{600}, clock, nil); err == nil {
 		t.Fatal("a relation of more than half the pool was accepted")
 	}
 	stopped := 0
-	m, _ = MeasureDrop(4096, []int{8, 16, 32}, clock, func(done, total int) bool { stopped = done; return done < 2 })
+	m, _ = Measure(4096, []int{8, 16, 32}, clock, func(done, total int) bool { stopped = done; return done < 2 })
 	if stopped != 2 || len(m.Timings) != 2 {
 		t.Fatalf("progress returning false stopped after %d of 3 sizes with %d timings", stopped, len(m.Timings))
 	}
@@ -40,7 +40,7 @@ func BenchmarkDropPaths(b *testing.B) {
 	start := time.Now()
 	clock := func() float64 { return time.Since(start).Seconds() }
 	for range b.N {
-		m, err := MeasureDrop(131072, []int{1, 4096}, clock, nil)
+		m, err := Measure(131072, []int{1, 4096}, clock, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

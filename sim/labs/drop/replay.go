@@ -1,0 +1,253 @@
+package drop
+
+import "github.com/bufferscope/bufferscope/sim"
+
+// replay is the replay of a drop experiment as a state machine, so the page can step
+// through it unit by unit. A unit is one WAL record replayed, one descriptor checked or one
+// lookup made. RunExperiment documents what is replayed.
+type replay struct {
+	e     Experiment
+	rels  []*sim.Relation
+	b     sim.Backend
+	phase replayPhase
+	ri    int             // vacuum: the relation being vacuumed; else the first of the transaction
+	blk   sim.BlockNumber // vacuum: the next heap page to replay
+	op    *sim.DropOp
+	xact  []*sim.Relation   // the relations of the op
+	forks []sim.ForkNumber  // vacuum: the forks the op truncates
+	first []sim.BlockNumber // and their new sizes
+	paths [sim.PathLookup + 1]bool
+	res   Result
+	units uint64 // units performed so far
+}
+
+// replayPhase is where a replay is.
+type replayPhase uint8
+
+const (
+	phaseStart replayPhase = iota // the next record starts a relation or a transaction
+	phasePages                    // vacuum: replaying page records
+	phaseDrop                     // a drop is under way
+	phaseDone
+)
+
+func newReplay(p *sim.Pool, rels []*sim.Relation, e Experiment) *replay {
+	return &replay{e: e, rels: rels, b: sim.Backend{ID: 0}}
+}
+
+// step performs up to units units and reports whether the replay has finished.
+func (r *replay) step(p *sim.Pool, units int) (bool, error) {
+	start, budget := p.Elapsed(), units
+	defer func() {
+		r.res.Time += p.Elapsed() - start
+		r.units += uint64(budget - max(units, 0))
+	}()
+	for units > 0 && r.phase != phaseDone {
+		switch r.phase {
+		case phaseStart:
+			if r.ri >= len(r.rels) {
+				r.finish()
+				continue
+			}
+			units--
+			if r.e.Op == OpVacuum {
+				r.phase, r.blk = phasePages, 0
+				continue
+			}
+			r.startCommit(p)
+		case phasePages:
+			units--
+			rel := r.rels[r.ri]
+			if r.blk < rel.NBlocks[sim.MainForkNum] {
+				if err := r.vacuumPage(p, rel, r.blk); err != nil {
+					return false, err
+				}
+				r.blk++
+				continue
+			}
+			r.startTruncate(p, rel)
+		case phaseDrop:
+			before := r.op.Result().DescriptorsChecked + r.op.Result().Lookups
+			t0 := p.Elapsed()
+			if !p.AdvanceDrop(r.op, units) {
+				return false, sim.ErrBufferPinned{Buffer: r.op.Waiting()}
+			}
+			r.res.DropTime += p.Elapsed() - t0
+			units -= int(r.op.Result().DescriptorsChecked + r.op.Result().Lookups - before)
+			if r.op.Done(p) {
+				r.endDrop(p)
+			}
+		}
+	}
+	return r.phase == phaseDone, nil
+}
+
+// vacuumPage replays VACUUM's two records for one heap page: prune (the heap page and its FSM
+// leaf) and visible (the VM page and the heap page).
+func (r *replay) vacuumPage(p *sim.Pool, rel *sim.Relation, blk sim.BlockNumber) error {
+	p.Charge(p.Cost.ReplayRecord)
+	if err := r.redo(p, rel, sim.MainForkNum, blk); err != nil {
+		return err
+	}
+	if err := r.redo(p, rel, sim.FSMForkNum, sim.BlockNumber(fsmBlocks(int(blk)+1)-1)); err != nil {
+		return err
+	}
+	p.Charge(p.Cost.ReplayRecord)
+	if err := r.redo(p, rel, sim.VisibilityMapForkNum, blk/heapBlocksPerVMPage); err != nil {
+		return err
+	}
+	return r.redo(p, rel, sim.MainForkNum, blk)
+}
+
+// redo reads a page as a redo routine does, dirties it and stamps it with the record's LSN.
+// WAL advances as it is read, not inserted, so no WALInsert is charged.
+func (r *replay) redo(p *sim.Pool, rel *sim.Relation, f sim.ForkNumber, blk sim.BlockNumber) error {
+	id, err := p.ReadBuffer(&r.b, sim.BufferTag{Locator: rel.Locator, Fork: f, Block: blk})
+	if err != nil {
+		return err
+	}
+	if err := p.RedoPageChange(&r.b, id); err != nil {
+		return err
+	}
+	return p.ReleaseBuffer(&r.b, id)
+}
+
+// startTruncate replays XLOG_SMGR_TRUNCATE to zero blocks: minRecoveryPoint first, then
+// DropRelationBuffers on the main fork from 0, the FSM from block 2 (if longer) and the VM
+// from 0 (if any).
+func (r *replay) startTruncate(p *sim.Pool, rel *sim.Relation) {
+	p.Charge(p.Cost.ReplayRecord)
+	p.Charge(p.Cost.WALFlush)
+	r.forks, r.first = []sim.ForkNumber{sim.MainForkNum}, []sim.BlockNumber{0}
+	if rel.NBlocks[sim.FSMForkNum] > fsmTruncateKeepBlock {
+		r.forks, r.first = append(r.forks, sim.FSMForkNum), append(r.first, fsmTruncateKeepBlock)
+	}
+	if rel.NBlocks[sim.VisibilityMapForkNum] > 0 {
+		r.forks, r.first = append(r.forks, sim.VisibilityMapForkNum), append(r.first, 0)
+	}
+	r.xact = []*sim.Relation{rel}
+	t0 := p.Elapsed()
+	r.op = p.StartDropRelationBuffers(rel, r.forks, r.first)
+	r.res.DropTime += p.Elapsed() - t0
+	r.phase = phaseDrop
+}
+
+// startCommit replays a DROP or TRUNCATE transaction: for TRUNCATE the creation of each new
+// relfilenode, then the commit record, whose DropRelationFiles calls DropRelationsAllBuffers.
+func (r *replay) startCommit(p *sim.Pool) {
+	n := 1
+	if r.e.SingleXact {
+		n = len(r.rels)
+	}
+	r.xact = r.rels[r.ri:min(r.ri+n, len(r.rels))]
+	if r.e.Op == OpTruncate {
+		for range r.xact {
+			p.Charge(p.Cost.ReplayRecord + p.Cost.FileOp) // XLOG_SMGR_CREATE
+		}
+	}
+	p.Charge(p.Cost.ReplayRecord) // the commit record
+	t0 := p.Elapsed()
+	r.op = p.StartDropRelationsAllBuffers(r.xact)
+	r.res.DropTime += p.Elapsed() - t0
+	r.forks, r.first = nil, nil
+	r.phase = phaseDrop
+}
+
+// endDrop accounts for a finished drop and removes or truncates the files.
+func (r *replay) endDrop(p *sim.Pool) {
+	res := r.op.Result()
+	r.res.Drops++
+	r.paths[res.Path] = true
+	r.res.DescriptorsChecked += res.DescriptorsChecked
+	r.res.Lookups += res.Lookups
+	r.res.Invalidated += res.Invalidated
+	if r.forks != nil { // a truncation
+		rel := r.xact[0]
+		for i, f := range r.forks {
+			p.Charge(p.Cost.FileOp)
+			rel.NBlocks[f] = r.first[i]
+		}
+		r.ri++
+	} else { // a commit: minRecoveryPoint, then unlink every fork
+		p.Charge(p.Cost.WALFlush)
+		for _, rel := range r.xact {
+			for f := sim.MainForkNum; f <= sim.MaxForkNum; f++ {
+				if rel.Exists(f) {
+					p.Charge(p.Cost.FileOp)
+				}
+			}
+		}
+		r.ri += len(r.xact)
+	}
+	r.op = nil
+	r.phase = phaseStart
+	if r.ri >= len(r.rels) {
+		r.finish() // the last drop ends the replay: Done and the path are final at once
+	}
+}
+
+func (r *replay) finish() {
+	r.phase = phaseDone
+	switch {
+	case r.paths[sim.PathScan] && r.paths[sim.PathLookup]:
+		r.res.Path = "mixed"
+	case r.paths[sim.PathLookup]:
+		r.res.Path = sim.PathLookup.String()
+	default:
+		r.res.Path = sim.PathScan.String()
+	}
+}
+
+// Step performs up to n units of the replay: it is the drop lab's sim.Scenario.
+func (r *replay) Step(s *sim.Sim, n int) (int, error) {
+	before := r.units
+	_, err := r.step(s.Pool, n)
+	return int(r.units - before), err
+}
+
+// Done reports whether the replay has dropped every relation.
+func (r *replay) Done() bool { return r.phase == phaseDone }
+
+// NewReplay builds a simulation that steps through one drop experiment under one policy: a
+// step is one unit of the replay (a WAL record, a descriptor checked or a lookup). It has no
+// workload clients and no background processes.
+func NewReplay(e Experiment, policy sim.DropPolicy) (*sim.Sim, error) {
+	p, rels, err := prepareDropPool(e)
+	if err != nil {
+		return nil, err
+	}
+	p.Drop = sim.DropSettings{Policy: policy, Threshold: e.Threshold}
+	return sim.NewScenario(p, sim.Config{}, newReplay(p, rels, e)), nil
+}
+
+// Progress is where a drop replay stands, for drawing and counters.
+type Progress struct {
+	Done bool
+	// Relation is the index of the relation being vacuumed or the first of the transaction
+	// being committed, among the experiment's relations.
+	Relation int
+	Path     sim.DropPath // path of the drop under way, PathNone between drops
+	// Cursor is the next descriptor a full scan will check, or -1.
+	Cursor int
+	// Result holds the totals so far.
+	Result Result
+}
+
+// ProgressOf reports the progress of the drop replay s steps; the zero value for a
+// simulation that is not one.
+func ProgressOf(s *sim.Sim) Progress {
+	r, ok := s.Scenario().(*replay)
+	if !ok {
+		return Progress{}
+	}
+	d := Progress{Done: r.phase == phaseDone, Relation: r.ri, Cursor: -1, Result: r.res}
+	if r.op != nil {
+		res := r.op.Result()
+		d.Path = res.Path
+		d.Result.DescriptorsChecked += res.DescriptorsChecked
+		d.Result.Lookups += res.Lookups
+		d.Result.Invalidated += res.Invalidated
+		d.Cursor = r.op.Cursor()
+	}
+	return d
+}

@@ -1,0 +1,74 @@
+package param
+
+// Field describes one parameter for the page, which builds its controls from it, and for
+// the typings of the bridge. It is Param without the functions, ready for JSON.
+type Field struct {
+	Key      string   `json:"key"`
+	Label    string   `json:"label"`
+	Kind     string   `json:"kind"`
+	Unit     string   `json:"unit,omitempty"`
+	Default  string   `json:"default"`
+	Min      *float64 `json:"min,omitempty"`
+	Max      *float64 `json:"max,omitempty"`
+	Step     float64  `json:"step,omitempty"`
+	Choices  []Option `json:"choices,omitempty"`
+	Doc      string   `json:"doc"`
+	Flag     string   `json:"flag,omitempty"`
+	Advanced bool     `json:"advanced,omitempty"`
+}
+
+// Fields describes the parameters the page shows (those not marked CLI), in table order.
+// Bounds that depend on other values are given for the defaults; a load reports the bounds
+// in force (Limits).
+func (t *Table) Fields() []Field {
+	var out []Field
+	defaults := t.Defaults()
+	for i := range t.Params {
+		p := &t.Params[i]
+		if p.CLI {
+			continue
+		}
+		f := Field{
+			Key: p.Key, Label: p.Label, Kind: p.Kind.String(), Unit: p.Unit, Default: p.Default,
+			Step: p.Step, Choices: p.Choices, Doc: p.Doc, Advanced: p.Advanced,
+		}
+		if f.Label == "" {
+			f.Label = p.Key
+		}
+		if !p.Page {
+			f.Flag = "--" + p.FlagName()
+		}
+		if p.Kind == Int || p.Kind == Float {
+			lo, hi := p.Min, p.Max
+			if p.Bounds != nil {
+				lo, hi, _ = p.Bounds(defaults)
+			}
+			f.Min, f.Max = &lo, &hi
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Limit is the range a number parameter has for the values in force.
+type Limit struct {
+	Min float64 `json:"min"`
+	Max float64 `json:"max"`
+}
+
+// Limits returns the range of every number parameter for values v, by key.
+func (t *Table) Limits(v Values) map[string]Limit {
+	out := map[string]Limit{}
+	for i := range t.Params {
+		p := &t.Params[i]
+		if p.Kind != Int && p.Kind != Float {
+			continue
+		}
+		lo, hi := p.Min, p.Max
+		if p.Bounds != nil {
+			lo, hi, _ = p.Bounds(v)
+		}
+		out[p.Key] = Limit{lo, hi}
+	}
+	return out
+}

@@ -1,0 +1,62 @@
+package sim
+
+import (
+	"maps"
+	"slices"
+)
+
+// Prewarm loads the pages of one fork into free buffers, as pg_prewarm's buffer mode does,
+// until the fork or the freelist runs out. The pages are clean, at usage count 1.
+func (p *Pool) Prewarm(r *Relation, f ForkNumber) {
+	ri := p.cat.lookup(r.Locator)
+	for blk := BlockNumber(0); blk < r.NBlocks[f] && p.firstFree >= 0; blk++ {
+		id := int(p.firstFree)
+		d := &p.desc[id]
+		p.firstFree = d.freeNext
+		d.freeNext = freeNextNotInList
+		tag := BufferTag{Locator: r.Locator, Fork: f, Block: blk}
+		k := packTag(tag)
+		p.table.insert(k, k.hash(), id)
+		p.setTag(id, tag, ri)
+		d.State = BM_TAG_VALID | BM_VALID | BufUsagecountOne
+		if r.Permanent {
+			d.State |= BM_PERMANENT
+		}
+	}
+	if p.firstFree < 0 {
+		p.lastFree = freeNextEndOfList
+	}
+}
+
+// Clone returns a deep copy of the pool and of the given relations, which must be the
+// pool's; the copy's catalog holds the copies.
+func (p *Pool) Clone(rels []*Relation) (*Pool, []*Relation) {
+	c := *p
+	c.desc = slices.Clone(p.desc)
+	c.relNums = slices.Clone(p.relNums)
+	t := *p.table
+	t.slots = slices.Clone(p.table.slots)
+	c.table = &t
+	c.events = nil
+	c.cat = catalog{index: maps.Clone(p.cat.index), byName: maps.Clone(p.cat.byName)}
+	copies := make(map[*Relation]*Relation, len(p.cat.rels))
+	for _, r := range p.cat.rels {
+		rc := *r
+		for f, chunks := range r.diskLSN {
+			rc.diskLSN[f] = make([]*[lsnChunk]LSN, len(chunks))
+			for i, c := range chunks {
+				if c != nil {
+					cc := *c
+					rc.diskLSN[f][i] = &cc
+				}
+			}
+		}
+		copies[r] = &rc
+		c.cat.rels = append(c.cat.rels, &rc)
+	}
+	out := make([]*Relation, len(rels))
+	for i, r := range rels {
+		out[i] = copies[r]
+	}
+	return &c, out
+}
