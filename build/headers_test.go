@@ -65,27 +65,27 @@ func TestParseHeaderRules(t *testing.T) {
 [[headers]]
   for = "/*"
   [headers.values]
-    X-A = "tab\there \"quoted\" \u00e9"
-    'X-B' = 'C:\literal'
+    X-B = "tab\there \"quoted\" \u00e9"
+    'X-A' = 'C:\literal'
 [[headers]]
   "for" = "/x.html"
-  [headers.values]
-    "X-C" = "c"
+  values = { "X-C" = """
+    c""" }
 `
 	rules, err := parseHeaderRules(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := headerRules{
-		{For: "/*", Values: []headerField{{"X-A", "tab\there \"quoted\" é"}, {"X-B", `C:\literal`}}, line: 12},
-		{For: "/x.html", Values: []headerField{{"X-C", "c"}}, line: 17},
+		{For: "/*", Values: []headerField{{"X-A", `C:\literal`}, {"X-B", "tab\there \"quoted\" é"}}},
+		{For: "/x.html", Values: []headerField{{"X-C", "    c"}}},
 	}
 	if len(rules) != len(want) {
 		t.Fatalf("got %d rules, want %d: %+v", len(rules), len(want), rules)
 	}
 	for i := range want {
 		g, w := rules[i], want[i]
-		if g.For != w.For || g.line != w.line || len(g.Values) != len(w.Values) {
+		if g.For != w.For || len(g.Values) != len(w.Values) {
 			t.Fatalf("rule %d = %+v, want %+v", i, g, w)
 		}
 		for j := range w.Values {
@@ -98,26 +98,30 @@ func TestParseHeaderRules(t *testing.T) {
 
 func TestParseHeaderRulesErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX = '''a\nb'''", "4: X: multi-line strings are not supported"},
-		{"[[headers]]\nfor = \"/*\"\nvalues = { X = \"a\" }", `3: values: unsupported value "{"`},
-		{"[[headers]]\nfor = \"/*\"\nto = \"/x\"", "3: [[headers]] takes only for"},
-		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX.Y = \"a\"", "4: unsupported key \"X.Y\""},
-		{"[headers.values]\nX = \"a\"", "1: [headers.values] must follow its [[headers]] line"},
-		{"[[headers]]\nfor = \"/assets/*.js\"", `2: for = "/assets/*.js": only exact paths and a final /* are supported`},
-		{"[[headers]]\nfor = \"/:page/x\"", "only exact paths and a final /* are supported"},
-		{"[[headers]]\nfor = \"assets/*\"", "a path must start with /"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\nx = \"b\"", "5: header x is set twice in one block"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a", "4: unterminated string"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\qb\"", `4: invalid escape \q`},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = 1", "4: header X: the value must be a string"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\n\"Bad Name\" = \"a\"", "4: invalid header Bad Name"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\nb\"", "4: invalid header X"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\" b", `4: unexpected "b" after the value of X`},
-		{"[[headers]]\nfor = \"/\"", "1: [[headers]] needs for"},
-		{"[[headers]]\n[headers.values]\nX = \"a\"", "1: [[headers]] needs for"},
-		{"[build]\nx = [1, 2]", "2: x: unsupported value"},
-		{"[build\nx = 1", "1: unterminated table header"},
-		{"[headers]\nfor = \"/\"", "1: unsupported table [headers]"},
+		// Malformed TOML: the library's message, with the line.
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a", "line 4: unexpected EOF"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\qb\"", `line 4: invalid escape in string '\q'`},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\" b", "line 4: expected a top-level item to end"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\nX = \"b\"", "line 5: Key 'headers.values.X' has already been defined"},
+		{"[build\nx = 1", "line 2: expected '.' or ']' to end table name"},
+		// Valid TOML of the wrong shape.
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = 1", `line 4 (last key "headers.values.X"): incompatible types`},
+		{"[[headers]]\nfor = 1\n[headers.values]\nX = \"a\"", `line 2 (last key "headers.for"): incompatible types`},
+		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX.Y = \"a\"", `(last key "headers.values.X"): incompatible types`},
+		{"[headers.values]\nX = \"a\"", "each [[headers]] block takes for"},
+		{"[headers]\nfor = \"/\"", `line 1 (last key "headers"): incompatible types`},
+		{"[[headers]]\nfor = \"/*\"\nto = \"/x\"", "unsupported key headers.to: a [[headers]] block takes only for"},
+		// Blocks that do not make sense as headers.
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\n[[headers]]\nfor = \"/assets/*.js\"\n[headers.values]\nX = \"a\"",
+			`[[headers]] block 2 (for = "/assets/*.js"): for = "/assets/*.js": only exact paths and a final /* are supported`},
+		{"[[headers]]\nfor = \"/:page/x\"\n[headers.values]\nX = \"a\"", "only exact paths and a final /* are supported"},
+		{"[[headers]]\nfor = \"assets/*\"\n[headers.values]\nX = \"a\"", "a path must start with /"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\nx = \"b\"", `[[headers]] block 1 (for = "/"): header X is set twice, as X and x`},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\n\"Bad Name\" = \"a\"", "invalid header Bad Name"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\nb\"", "invalid header X"},
+		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX = '''a\nb'''", "invalid header X"},
+		{"[[headers]]\nfor = \"/\"", `[[headers]] block 1 (for = "/"): needs for = "/path" and at least one header`},
+		{"[[headers]]\n[headers.values]\nX = \"a\"", `[[headers]] block 1 (for = ""): needs for`},
 	} {
 		_, err := parseHeaderRules(tc.src)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -168,7 +172,7 @@ func TestHeadersForConflict(t *testing.T) {
 	if _, err := rules.headersFor("/index.html"); err != nil {
 		t.Errorf("/index.html: %v", err)
 	}
-	want := "/embed.html gets Content-Security-Policy from the [[headers]] blocks on lines 2 and 6"
+	want := `/embed.html gets Content-Security-Policy from [[headers]] blocks 1 (for = "/*") and 2 (for = "/embed.html")`
 	if _, err := rules.headersFor("/embed.html"); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("/embed.html: got %v, want an error containing %q", err, want)
 	}
