@@ -22,9 +22,6 @@ func TestNetlifyConfig(t *testing.T) {
 		{"/", "Cache-Control", "no-cache"},
 		{"/", "X-Content-Type-Options", "nosniff"},
 		{"/index.html", "Content-Security-Policy", csp + "frame-ancestors 'self'"},
-		{"/embed.html", "Content-Security-Policy", csp + "frame-ancestors *"},
-		{"/embed", "Content-Security-Policy", csp + "frame-ancestors *"},
-		{"/embed.html", "Cache-Control", "no-cache"},
 		{"/assets/main.0123abcd.js", "Cache-Control", "public, max-age=31536000, immutable"},
 		{"/assets/main.0123abcd.js", "Content-Security-Policy", ""},
 		{"/assets/wasm/bufferscope.0123abcd.wasm", "Content-Type", "application/wasm"},
@@ -43,7 +40,7 @@ func TestNetlifyConfig(t *testing.T) {
 			t.Errorf("%s %s = %q, want %q", tc.path, tc.name, got, tc.want)
 		}
 	}
-	site := []string{"index.html", "embed.html", "assets/main.0123abcd.js", "assets/wasm/bufferscope.0123abcd.wasm", "img/logo.png",
+	site := []string{"index.html", "assets/main.0123abcd.js", "assets/wasm/bufferscope.0123abcd.wasm", "img/logo.png",
 		"assets/worker/worker.0123abcd.js", "assets/wasm/worker.0123abcd.wasm"}
 	if err := rules.checkSite(site); err != nil {
 		t.Error(err)
@@ -196,5 +193,81 @@ func TestCheckSiteNeedsCSP(t *testing.T) {
 	want = `worker script /assets/worker/worker.0123abcd.js has no Content-Security-Policy: add a [[headers]] block for "/assets/worker/*"`
 	if err == nil || err.Error() != netlifyConfig+": "+want {
 		t.Errorf("checkSite = %v, want %q", err, want)
+	}
+}
+
+// TestNetlifyConfigPathsExist checks that every "for" path of netlify.toml
+// names something the built site has, so that no block is left behind for a
+// page that was removed or not yet added. The site is built with fake compiled
+// code, which changes only the hashes in the file names.
+func TestNetlifyConfigPathsExist(t *testing.T) {
+	rules, err := readHeaderRules("../" + netlifyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := loadSite("../site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets, err := s.build(fakeCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := map[string]bool{}
+	for _, a := range assets {
+		built[a.path] = true
+	}
+	for _, r := range rules {
+		if !namesBuiltPath(r.For, built) {
+			t.Errorf("%s: [[headers]] for = %q matches no file of the built site: remove the block or add the page", netlifyConfig, r.For)
+		}
+	}
+}
+
+// namesBuiltPath reports whether the "for" pattern names a file or folder of
+// the built site, whose slash paths are the keys of built. A splat names a
+// folder with at least one file; "/" and a path ending in / name the folder's
+// index.html; an exact path names a file, or a page as Netlify's pretty URLs
+// serve it (/about for about.html or about/index.html).
+func namesBuiltPath(pattern string, built map[string]bool) bool {
+	p := strings.TrimPrefix(pattern, "/")
+	if dir, ok := strings.CutSuffix(p, "*"); ok {
+		for f := range built {
+			if strings.HasPrefix(f, dir) {
+				return true
+			}
+		}
+		return false
+	}
+	if p == "" || strings.HasSuffix(p, "/") {
+		return built[p+"index.html"]
+	}
+	return built[p] || built[p+".html"] || built[p+"/index.html"]
+}
+
+func TestNamesBuiltPath(t *testing.T) {
+	built := map[string]bool{"index.html": true, "about.html": true, "docs/index.html": true, "assets/wasm/a.wasm": true}
+	for _, tc := range []struct {
+		pattern string
+		want    bool
+	}{
+		{"/", true},
+		{"/*", true},
+		{"/index.html", true},
+		{"/about.html", true},
+		{"/about", true},
+		{"/docs", true},
+		{"/docs/", true},
+		{"/assets/*", true},
+		{"/assets/wasm/*", true},
+		{"/embed.html", false},
+		{"/embed", false},
+		{"/assets/worker/*", false},
+		{"/img/*", false},
+		{"/assets", false},
+	} {
+		if got := namesBuiltPath(tc.pattern, built); got != tc.want {
+			t.Errorf("namesBuiltPath(%q) = %v, want %v", tc.pattern, got, tc.want)
+		}
 	}
 }
