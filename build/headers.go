@@ -46,9 +46,12 @@ func readHeaderRules(path string) (headerRules, error) {
 
 // netlifyFile is the part of netlify.toml that dist and serve read.
 type netlifyFile struct {
+	// For and the values are checked here rather than typed, so that a wrong
+	// type names its block: the library reports the line of the last key of
+	// that name, which [[headers]] blocks repeat.
 	Headers []struct {
-		For    string            `toml:"for"`
-		Values map[string]string `toml:"values"`
+		For    any            `toml:"for"`
+		Values map[string]any `toml:"values"`
 	} `toml:"headers"`
 }
 
@@ -74,28 +77,40 @@ func parseHeaderRules(src string) (headerRules, error) {
 		return nil, fmt.Errorf("%s; each [[headers]] block takes for = \"/path\" and a [headers.values] table of Header-Name = \"value\" strings",
 			strings.TrimPrefix(err.Error(), "toml: "))
 	}
+	// Keys under a header name (X.Y = "a") are reported below, as a header
+	// whose value is not a string.
 	for _, k := range md.Undecoded() {
-		if len(k) > 0 && k[0] == "headers" {
+		if len(k) > 0 && k[0] == "headers" && (len(k) < 3 || k[1] != "values") {
 			return nil, fmt.Errorf("unsupported key %s: a [[headers]] block takes only for = \"/path\" and a [headers.values] table", k)
 		}
 	}
 	var rules headerRules
 	for i, b := range file.Headers {
 		errorf := func(format string, args ...any) error {
-			return fmt.Errorf("[[headers]] block %d (for = %q): %s", i+1, b.For, fmt.Sprintf(format, args...))
+			return fmt.Errorf("[[headers]] block %d: %s", i+1, fmt.Sprintf(format, args...))
 		}
-		if b.For == "" || len(b.Values) == 0 {
+		pattern, ok := b.For.(string)
+		if !ok && b.For != nil {
+			return nil, errorf("for = %v: the path must be a string", b.For)
+		}
+		if pattern == "" || len(b.Values) == 0 {
 			return nil, errorf("needs for = \"/path\" and at least one header in [headers.values]")
 		}
-		if err := checkPattern(b.For); err != nil {
+		errorf = func(format string, args ...any) error {
+			return fmt.Errorf("[[headers]] block %d (for = %q): %s", i+1, pattern, fmt.Sprintf(format, args...))
+		}
+		if err := checkPattern(pattern); err != nil {
 			return nil, errorf("%v", err)
 		}
-		r := headerRule{For: b.For}
+		r := headerRule{For: pattern}
 		// TOML keys are case-sensitive and header names are not: X and x are
 		// two keys but one header.
 		names := map[string]string{}
 		for _, name := range slices.Sorted(maps.Keys(b.Values)) {
-			value := b.Values[name]
+			value, ok := b.Values[name].(string)
+			if !ok {
+				return nil, errorf("header %s = %v: the value must be a string", name, b.Values[name])
+			}
 			if !isToken(name) || strings.ContainsAny(value, "\r\n\x00") {
 				return nil, errorf("invalid header %s = %q", name, value)
 			}

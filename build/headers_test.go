@@ -102,12 +102,15 @@ func TestParseHeaderRulesErrors(t *testing.T) {
 		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\nX = \"b\"", "line 5: Key 'headers.values.X' has already been defined"},
 		{"[build\nx = 1", "line 2: expected '.' or ']' to end table name"},
 		// Valid TOML of the wrong shape.
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = 1", `line 4 (last key "headers.values.X"): incompatible types`},
-		{"[[headers]]\nfor = 1\n[headers.values]\nX = \"a\"", `line 2 (last key "headers.for"): incompatible types`},
-		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX.Y = \"a\"", `(last key "headers.values.X"): incompatible types`},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\n[[headers]]\nfor = \"/x\"\n[headers.values]\nX = 1",
+			`[[headers]] block 2 (for = "/x"): header X = 1: the value must be a string`},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = { Y = \"a\" }", `header X = map[Y:a]: the value must be a string`},
+		{"[[headers]]\nfor = 1\n[headers.values]\nX = \"a\"", `[[headers]] block 1: for = 1: the path must be a string`},
+		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX.Y = \"a\"", `header X = map[Y:a]: the value must be a string`},
 		{"[headers.values]\nX = \"a\"", "each [[headers]] block takes for"},
 		{"[headers]\nfor = \"/\"", `line 1 (last key "headers"): incompatible types`},
 		{"[[headers]]\nfor = \"/*\"\nto = \"/x\"", "unsupported key headers.to: a [[headers]] block takes only for"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\n[headers.extra]\nY = \"b\"", "unsupported key headers.extra:"},
 		// Blocks that do not make sense as headers.
 		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\n[[headers]]\nfor = \"/assets/*.js\"\n[headers.values]\nX = \"a\"",
 			`[[headers]] block 2 (for = "/assets/*.js"): for = "/assets/*.js": only exact paths and a final /* are supported`},
@@ -117,8 +120,8 @@ func TestParseHeaderRulesErrors(t *testing.T) {
 		{"[[headers]]\nfor = \"/\"\n[headers.values]\n\"Bad Name\" = \"a\"", "invalid header Bad Name"},
 		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\nb\"", "invalid header X"},
 		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX = '''a\nb'''", "invalid header X"},
-		{"[[headers]]\nfor = \"/\"", `[[headers]] block 1 (for = "/"): needs for = "/path" and at least one header`},
-		{"[[headers]]\n[headers.values]\nX = \"a\"", `[[headers]] block 1 (for = ""): needs for`},
+		{"[[headers]]\nfor = \"/\"", `[[headers]] block 1: needs for = "/path" and at least one header`},
+		{"[[headers]]\n[headers.values]\nX = \"a\"", `[[headers]] block 1: needs for`},
 	} {
 		_, err := parseHeaderRules(tc.src)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
