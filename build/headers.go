@@ -5,11 +5,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
 )
 
 // netlifyConfig is the file Netlify reads; its [[headers]] blocks are the
@@ -20,11 +22,10 @@ const netlifyConfig = "netlify.toml"
 // sends for every request path that For matches.
 type headerRule struct {
 	For    string
-	Values []headerField
-	line   int
+	Values []headerField // sorted by name
 }
 
-// headerField is one header name and value, in file order.
+// headerField is one header name and value.
 type headerField struct{ Name, Value string }
 
 // headerRules are the [[headers]] blocks of netlify.toml, in file order.
@@ -38,241 +39,91 @@ func readHeaderRules(path string) (headerRules, error) {
 	}
 	rules, err := parseHeaderRules(string(src))
 	if err != nil {
-		return nil, fmt.Errorf("%s:%w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rules, nil
 }
 
-// parseHeaderRules reads the [[headers]] blocks of a netlify.toml.
+// netlifyFile is the part of netlify.toml that dist and serve read.
+type netlifyFile struct {
+	// For and the values are checked here rather than typed, so that a wrong
+	// type names its block: the library reports the line of the last key of
+	// that name, which [[headers]] blocks repeat.
+	Headers []struct {
+		For    any            `toml:"for"`
+		Values map[string]any `toml:"values"`
+	} `toml:"headers"`
+}
+
+// parseHeaderRules reads the [[headers]] blocks of a netlify.toml. The file
+// may use any TOML; other tables ([build], [[redirects]], ...) are checked for
+// syntax and skipped. An error names the line when the TOML itself is
+// malformed, and the [[headers]] block (counting from 1) otherwise.
 //
-// It understands the subset of TOML that netlify.toml uses: # comments,
-// [table] and [[array of tables]] lines, and one-line key = value pairs whose
-// key is bare or quoted and whose value is a "basic" or 'literal' string or a
-// bare scalar (a number, true, false). Only [[headers]] (key "for") and
-// [headers.values] (header name = string) are interpreted; other tables are
-// checked for syntax and skipped. Anything else (multi-line strings, arrays,
-// inline tables, dotted keys) is an error naming the line, so nothing is
-// silently misread.
-//
-// A "for" pattern is an exact path ("/embed.html") or a path ending in a
-// splat ("/assets/*", "/*"), which matches the path without the splat and
-// everything below it. Netlify's :placeholders and mid-path wildcards are
-// rejected.
+// Each [[headers]] block takes only for = "/path" and a [headers.values] table
+// of header names and string values. A "for" pattern is an exact path
+// ("/index.html") or a path ending in a splat ("/assets/*", "/*"), which
+// matches the path without the splat and everything below it. Netlify's
+// :placeholders and mid-path wildcards are rejected.
 func parseHeaderRules(src string) (headerRules, error) {
+	var file netlifyFile
+	md, err := toml.Decode(src, &file)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("line %d: %s", pe.Position.Line, pe.Message)
+		}
+		// Valid TOML of the wrong shape, such as a number for a header.
+		return nil, fmt.Errorf("%s; each [[headers]] block takes for = \"/path\" and a [headers.values] table of Header-Name = \"value\" strings",
+			strings.TrimPrefix(err.Error(), "toml: "))
+	}
+	// Keys under a header name (X.Y = "a") are reported below, as a header
+	// whose value is not a string.
+	for _, k := range md.Undecoded() {
+		if len(k) > 0 && k[0] == "headers" && (len(k) < 3 || k[1] != "values") {
+			return nil, fmt.Errorf("unsupported key %s: a [[headers]] block takes only for = \"/path\" and a [headers.values] table", k)
+		}
+	}
 	var rules headerRules
-	table := ""
-	for i, raw := range strings.Split(src, "\n") {
-		line := i + 1
-		s := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
-		if s == "" || s[0] == '#' {
-			continue
-		}
+	for i, b := range file.Headers {
 		errorf := func(format string, args ...any) error {
-			return fmt.Errorf("%d: %s", line, fmt.Sprintf(format, args...))
+			return fmt.Errorf("[[headers]] block %d: %s", i+1, fmt.Sprintf(format, args...))
 		}
-		if s[0] == '[' {
-			name, array, err := parseTableHeader(s)
-			if err != nil {
-				return nil, errorf("%v", err)
-			}
-			switch {
-			case array && name == "headers":
-				rules = append(rules, headerRule{line: line})
-			case name == "headers.values" && !array:
-				if len(rules) == 0 || table != "headers" {
-					return nil, errorf("[headers.values] must follow its [[headers]] line")
-				}
-			case name == "headers" || strings.HasPrefix(name, "headers."):
-				return nil, errorf("unsupported table [%s]: use [[headers]] and [headers.values]", name)
-			}
-			table = name
-			continue
+		pattern, ok := b.For.(string)
+		if !ok && b.For != nil {
+			return nil, errorf("for = %v: the path must be a string", b.For)
 		}
-		key, value, quoted, err := parseKeyValue(s)
-		if err != nil {
+		if pattern == "" || len(b.Values) == 0 {
+			return nil, errorf("needs for = \"/path\" and at least one header in [headers.values]")
+		}
+		errorf = func(format string, args ...any) error {
+			return fmt.Errorf("[[headers]] block %d (for = %q): %s", i+1, pattern, fmt.Sprintf(format, args...))
+		}
+		if err := checkPattern(pattern); err != nil {
 			return nil, errorf("%v", err)
 		}
-		switch table {
-		case "headers":
-			r := &rules[len(rules)-1]
-			if key != "for" || !quoted {
-				return nil, errorf("[[headers]] takes only for = \"/path\" and a [headers.values] table, not %s", key)
+		r := headerRule{For: pattern}
+		// TOML keys are case-sensitive and header names are not: X and x are
+		// two keys but one header.
+		names := map[string]string{}
+		for _, name := range slices.Sorted(maps.Keys(b.Values)) {
+			value, ok := b.Values[name].(string)
+			if !ok {
+				return nil, errorf("header %s = %v: the value must be a string", name, b.Values[name])
 			}
-			if r.For != "" {
-				return nil, errorf("for is set twice")
+			if !isToken(name) || strings.ContainsAny(value, "\r\n\x00") {
+				return nil, errorf("invalid header %s = %q", name, value)
 			}
-			if err := checkPattern(value); err != nil {
-				return nil, errorf("%v", err)
+			k := http.CanonicalHeaderKey(name)
+			if other, ok := names[k]; ok {
+				return nil, errorf("header %s is set twice, as %s and %s", k, other, name)
 			}
-			r.For = value
-		case "headers.values":
-			r := &rules[len(rules)-1]
-			if !quoted {
-				return nil, errorf("header %s: the value must be a string", key)
-			}
-			if !isToken(key) || strings.ContainsAny(value, "\r\n\x00") {
-				return nil, errorf("invalid header %s = %q", key, value)
-			}
-			for _, f := range r.Values {
-				if http.CanonicalHeaderKey(f.Name) == http.CanonicalHeaderKey(key) {
-					return nil, errorf("header %s is set twice in one block", key)
-				}
-			}
-			r.Values = append(r.Values, headerField{key, value})
+			names[k] = name
+			r.Values = append(r.Values, headerField{name, value})
 		}
-	}
-	for _, r := range rules {
-		if r.For == "" || len(r.Values) == 0 {
-			return nil, fmt.Errorf("%d: [[headers]] needs for = \"/path\" and at least one header in [headers.values]", r.line)
-		}
+		rules = append(rules, r)
 	}
 	return rules, nil
-}
-
-// parseTableHeader parses "[a.b]" or "[[a.b]]" with an optional comment.
-func parseTableHeader(s string) (name string, array bool, err error) {
-	open, close := "[", "]"
-	if strings.HasPrefix(s, "[[") {
-		open, close, array = "[[", "]]", true
-	}
-	end := strings.Index(s, close)
-	if end < 0 {
-		return "", false, fmt.Errorf("unterminated table header %s", s)
-	}
-	if rest := strings.TrimSpace(s[end+len(close):]); rest != "" && rest[0] != '#' {
-		return "", false, fmt.Errorf("unexpected %q after table header", rest)
-	}
-	name = strings.TrimSpace(s[len(open):end])
-	for _, part := range strings.Split(name, ".") {
-		if !isBareKey(part) {
-			return "", false, fmt.Errorf("unsupported table name %q", name)
-		}
-	}
-	return name, array, nil
-}
-
-// parseKeyValue parses `key = value # comment`. Quoted reports whether the
-// value was a string; bare scalars are returned as written.
-func parseKeyValue(s string) (key, value string, quoted bool, err error) {
-	rest := s
-	if rest[0] == '"' || rest[0] == '\'' {
-		key, rest, err = parseString(rest)
-		if err != nil {
-			return "", "", false, err
-		}
-	} else {
-		n := strings.IndexAny(rest, " \t=")
-		if n < 0 {
-			return "", "", false, fmt.Errorf("expected key = value")
-		}
-		key, rest = rest[:n], rest[n:]
-		if !isBareKey(key) {
-			return "", "", false, fmt.Errorf("unsupported key %q (dotted keys are not supported)", key)
-		}
-	}
-	rest = strings.TrimLeft(rest, " \t")
-	if !strings.HasPrefix(rest, "=") {
-		return "", "", false, fmt.Errorf("expected = after %s", key)
-	}
-	rest = strings.TrimLeft(rest[1:], " \t")
-	switch {
-	case strings.HasPrefix(rest, `"""`), strings.HasPrefix(rest, "'''"):
-		return "", "", false, fmt.Errorf("%s: multi-line strings are not supported; keep the value on one line", key)
-	case rest != "" && (rest[0] == '"' || rest[0] == '\''):
-		value, rest, err = parseString(rest)
-		quoted = true
-	default:
-		n := strings.IndexAny(rest, " \t#")
-		if n < 0 {
-			n = len(rest)
-		}
-		value, rest = rest[:n], rest[n:]
-		if value == "" || strings.Trim(value, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.:+-") != "" {
-			return "", "", false, fmt.Errorf("%s: unsupported value %q (strings, numbers and booleans only)", key, value)
-		}
-	}
-	if err != nil {
-		return "", "", false, err
-	}
-	if rest = strings.TrimSpace(rest); rest != "" && rest[0] != '#' {
-		return "", "", false, fmt.Errorf("unexpected %q after the value of %s", rest, key)
-	}
-	return key, value, quoted, nil
-}
-
-// parseString parses a TOML basic ("...") or literal ('...') string at the
-// start of s and returns it and the text after it.
-func parseString(s string) (str, rest string, err error) {
-	if s[0] == '\'' {
-		end := strings.IndexByte(s[1:], '\'')
-		if end < 0 {
-			return "", "", fmt.Errorf("unterminated string %s", s)
-		}
-		return s[1 : end+1], s[end+2:], nil
-	}
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			return b.String(), s[i+1:], nil
-		case c != '\\':
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		if i == len(s) {
-			break
-		}
-		switch s[i] {
-		case '"', '\\':
-			b.WriteByte(s[i])
-		case 'b':
-			b.WriteByte('\b')
-		case 't':
-			b.WriteByte('\t')
-		case 'n':
-			b.WriteByte('\n')
-		case 'f':
-			b.WriteByte('\f')
-		case 'r':
-			b.WriteByte('\r')
-		case 'u', 'U':
-			n := 4
-			if s[i] == 'U' {
-				n = 8
-			}
-			var r rune
-			if i+n >= len(s) || !parseHex(s[i+1:i+1+n], &r) || !utf8.ValidRune(r) {
-				return "", "", fmt.Errorf("invalid escape in %s", s)
-			}
-			b.WriteRune(r)
-			i += n
-		default:
-			return "", "", fmt.Errorf("invalid escape \\%c in %s", s[i], s)
-		}
-	}
-	return "", "", fmt.Errorf("unterminated string %s", s)
-}
-
-func parseHex(s string, r *rune) bool {
-	for _, c := range s {
-		switch {
-		case '0' <= c && c <= '9':
-			*r = *r<<4 | (c - '0')
-		case 'a' <= c && c <= 'f':
-			*r = *r<<4 | (c - 'a' + 10)
-		case 'A' <= c && c <= 'F':
-			*r = *r<<4 | (c - 'A' + 10)
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func isBareKey(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-") == ""
 }
 
 // isToken reports whether s is a valid HTTP header name (RFC 9110 token).
@@ -307,16 +158,17 @@ func matchPattern(pattern, p string) bool {
 func (rs headerRules) headersFor(p string) (http.Header, error) {
 	h := http.Header{}
 	from := map[string]int{}
-	for _, r := range rs {
+	for i, r := range rs {
 		if !matchPattern(r.For, p) {
 			continue
 		}
 		for _, f := range r.Values {
 			k := http.CanonicalHeaderKey(f.Name)
-			if line, ok := from[k]; ok {
-				return nil, fmt.Errorf("%s: %s gets %s from the [[headers]] blocks on lines %d and %d; set each header in one block per path", netlifyConfig, p, k, line, r.line)
+			if j, ok := from[k]; ok {
+				return nil, fmt.Errorf("%s: %s gets %s from [[headers]] blocks %d (for = %q) and %d (for = %q); set each header in one block per path",
+					netlifyConfig, p, k, j+1, rs[j].For, i+1, r.For)
 			}
-			from[k] = r.line
+			from[k] = i
 			h.Set(k, f.Value)
 		}
 	}

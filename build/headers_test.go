@@ -22,9 +22,6 @@ func TestNetlifyConfig(t *testing.T) {
 		{"/", "Cache-Control", "no-cache"},
 		{"/", "X-Content-Type-Options", "nosniff"},
 		{"/index.html", "Content-Security-Policy", csp + "frame-ancestors 'self'"},
-		{"/embed.html", "Content-Security-Policy", csp + "frame-ancestors *"},
-		{"/embed", "Content-Security-Policy", csp + "frame-ancestors *"},
-		{"/embed.html", "Cache-Control", "no-cache"},
 		{"/assets/main.0123abcd.js", "Cache-Control", "public, max-age=31536000, immutable"},
 		{"/assets/main.0123abcd.js", "Content-Security-Policy", ""},
 		{"/assets/wasm/bufferscope.0123abcd.wasm", "Content-Type", "application/wasm"},
@@ -43,7 +40,7 @@ func TestNetlifyConfig(t *testing.T) {
 			t.Errorf("%s %s = %q, want %q", tc.path, tc.name, got, tc.want)
 		}
 	}
-	site := []string{"index.html", "embed.html", "assets/main.0123abcd.js", "assets/wasm/bufferscope.0123abcd.wasm", "img/logo.png",
+	site := []string{"index.html", "assets/main.0123abcd.js", "assets/wasm/bufferscope.0123abcd.wasm", "img/logo.png",
 		"assets/worker/worker.0123abcd.js", "assets/wasm/worker.0123abcd.wasm"}
 	if err := rules.checkSite(site); err != nil {
 		t.Error(err)
@@ -65,27 +62,27 @@ func TestParseHeaderRules(t *testing.T) {
 [[headers]]
   for = "/*"
   [headers.values]
-    X-A = "tab\there \"quoted\" \u00e9"
-    'X-B' = 'C:\literal'
+    X-B = "tab\there \"quoted\" \u00e9"
+    'X-A' = 'C:\literal'
 [[headers]]
   "for" = "/x.html"
-  [headers.values]
-    "X-C" = "c"
+  values = { "X-C" = """
+    c""" }
 `
 	rules, err := parseHeaderRules(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := headerRules{
-		{For: "/*", Values: []headerField{{"X-A", "tab\there \"quoted\" é"}, {"X-B", `C:\literal`}}, line: 12},
-		{For: "/x.html", Values: []headerField{{"X-C", "c"}}, line: 17},
+		{For: "/*", Values: []headerField{{"X-A", `C:\literal`}, {"X-B", "tab\there \"quoted\" é"}}},
+		{For: "/x.html", Values: []headerField{{"X-C", "    c"}}},
 	}
 	if len(rules) != len(want) {
 		t.Fatalf("got %d rules, want %d: %+v", len(rules), len(want), rules)
 	}
 	for i := range want {
 		g, w := rules[i], want[i]
-		if g.For != w.For || g.line != w.line || len(g.Values) != len(w.Values) {
+		if g.For != w.For || len(g.Values) != len(w.Values) {
 			t.Fatalf("rule %d = %+v, want %+v", i, g, w)
 		}
 		for j := range w.Values {
@@ -98,26 +95,33 @@ func TestParseHeaderRules(t *testing.T) {
 
 func TestParseHeaderRulesErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX = '''a\nb'''", "4: X: multi-line strings are not supported"},
-		{"[[headers]]\nfor = \"/*\"\nvalues = { X = \"a\" }", `3: values: unsupported value "{"`},
-		{"[[headers]]\nfor = \"/*\"\nto = \"/x\"", "3: [[headers]] takes only for"},
-		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX.Y = \"a\"", "4: unsupported key \"X.Y\""},
-		{"[headers.values]\nX = \"a\"", "1: [headers.values] must follow its [[headers]] line"},
-		{"[[headers]]\nfor = \"/assets/*.js\"", `2: for = "/assets/*.js": only exact paths and a final /* are supported`},
-		{"[[headers]]\nfor = \"/:page/x\"", "only exact paths and a final /* are supported"},
-		{"[[headers]]\nfor = \"assets/*\"", "a path must start with /"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\nx = \"b\"", "5: header x is set twice in one block"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a", "4: unterminated string"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\qb\"", `4: invalid escape \q`},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = 1", "4: header X: the value must be a string"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\n\"Bad Name\" = \"a\"", "4: invalid header Bad Name"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\nb\"", "4: invalid header X"},
-		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\" b", `4: unexpected "b" after the value of X`},
-		{"[[headers]]\nfor = \"/\"", "1: [[headers]] needs for"},
-		{"[[headers]]\n[headers.values]\nX = \"a\"", "1: [[headers]] needs for"},
-		{"[build]\nx = [1, 2]", "2: x: unsupported value"},
-		{"[build\nx = 1", "1: unterminated table header"},
-		{"[headers]\nfor = \"/\"", "1: unsupported table [headers]"},
+		// Malformed TOML: the library's message, with the line.
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a", "line 4: unexpected EOF"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\qb\"", `line 4: invalid escape in string '\q'`},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\" b", "line 4: expected a top-level item to end"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\nX = \"b\"", "line 5: Key 'headers.values.X' has already been defined"},
+		{"[build\nx = 1", "line 2: expected '.' or ']' to end table name"},
+		// Valid TOML of the wrong shape.
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\n[[headers]]\nfor = \"/x\"\n[headers.values]\nX = 1",
+			`[[headers]] block 2 (for = "/x"): header X = 1: the value must be a string`},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = { Y = \"a\" }", `header X = map[Y:a]: the value must be a string`},
+		{"[[headers]]\nfor = 1\n[headers.values]\nX = \"a\"", `[[headers]] block 1: for = 1: the path must be a string`},
+		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX.Y = \"a\"", `header X = map[Y:a]: the value must be a string`},
+		{"[headers.values]\nX = \"a\"", "each [[headers]] block takes for"},
+		{"[headers]\nfor = \"/\"", `line 1 (last key "headers"): incompatible types`},
+		{"[[headers]]\nfor = \"/*\"\nto = \"/x\"", "unsupported key headers.to: a [[headers]] block takes only for"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\n[headers.extra]\nY = \"b\"", "unsupported key headers.extra:"},
+		// Blocks that do not make sense as headers.
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\n[[headers]]\nfor = \"/assets/*.js\"\n[headers.values]\nX = \"a\"",
+			`[[headers]] block 2 (for = "/assets/*.js"): for = "/assets/*.js": only exact paths and a final /* are supported`},
+		{"[[headers]]\nfor = \"/:page/x\"\n[headers.values]\nX = \"a\"", "only exact paths and a final /* are supported"},
+		{"[[headers]]\nfor = \"assets/*\"\n[headers.values]\nX = \"a\"", "a path must start with /"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\nx = \"b\"", `[[headers]] block 1 (for = "/"): header X is set twice, as X and x`},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\n\"Bad Name\" = \"a\"", "invalid header Bad Name"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\nb\"", "invalid header X"},
+		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX = '''a\nb'''", "invalid header X"},
+		{"[[headers]]\nfor = \"/\"", `[[headers]] block 1: needs for = "/path" and at least one header`},
+		{"[[headers]]\n[headers.values]\nX = \"a\"", `[[headers]] block 1: needs for`},
 	} {
 		_, err := parseHeaderRules(tc.src)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -168,7 +172,7 @@ func TestHeadersForConflict(t *testing.T) {
 	if _, err := rules.headersFor("/index.html"); err != nil {
 		t.Errorf("/index.html: %v", err)
 	}
-	want := "/embed.html gets Content-Security-Policy from the [[headers]] blocks on lines 2 and 6"
+	want := `/embed.html gets Content-Security-Policy from [[headers]] blocks 1 (for = "/*") and 2 (for = "/embed.html")`
 	if _, err := rules.headersFor("/embed.html"); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("/embed.html: got %v, want an error containing %q", err, want)
 	}
@@ -192,5 +196,81 @@ func TestCheckSiteNeedsCSP(t *testing.T) {
 	want = `worker script /assets/worker/worker.0123abcd.js has no Content-Security-Policy: add a [[headers]] block for "/assets/worker/*"`
 	if err == nil || err.Error() != netlifyConfig+": "+want {
 		t.Errorf("checkSite = %v, want %q", err, want)
+	}
+}
+
+// TestNetlifyConfigPathsExist checks that every "for" path of netlify.toml
+// names something the built site has, so that no block is left behind for a
+// page that was removed or not yet added. The site is built with fake compiled
+// code, which changes only the hashes in the file names.
+func TestNetlifyConfigPathsExist(t *testing.T) {
+	rules, err := readHeaderRules("../" + netlifyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := loadSite("../site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets, err := s.build(fakeCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := map[string]bool{}
+	for _, a := range assets {
+		built[a.path] = true
+	}
+	for _, r := range rules {
+		if !namesBuiltPath(r.For, built) {
+			t.Errorf("%s: [[headers]] for = %q matches no file of the built site: remove the block or add the page", netlifyConfig, r.For)
+		}
+	}
+}
+
+// namesBuiltPath reports whether the "for" pattern names a file or folder of
+// the built site, whose slash paths are the keys of built. A splat names a
+// folder with at least one file; "/" and a path ending in / name the folder's
+// index.html; an exact path names a file, or a page as Netlify's pretty URLs
+// serve it (/about for about.html or about/index.html).
+func namesBuiltPath(pattern string, built map[string]bool) bool {
+	p := strings.TrimPrefix(pattern, "/")
+	if dir, ok := strings.CutSuffix(p, "*"); ok {
+		for f := range built {
+			if strings.HasPrefix(f, dir) {
+				return true
+			}
+		}
+		return false
+	}
+	if p == "" || strings.HasSuffix(p, "/") {
+		return built[p+"index.html"]
+	}
+	return built[p] || built[p+".html"] || built[p+"/index.html"]
+}
+
+func TestNamesBuiltPath(t *testing.T) {
+	built := map[string]bool{"index.html": true, "about.html": true, "docs/index.html": true, "assets/wasm/a.wasm": true}
+	for _, tc := range []struct {
+		pattern string
+		want    bool
+	}{
+		{"/", true},
+		{"/*", true},
+		{"/index.html", true},
+		{"/about.html", true},
+		{"/about", true},
+		{"/docs", true},
+		{"/docs/", true},
+		{"/assets/*", true},
+		{"/assets/wasm/*", true},
+		{"/embed.html", false},
+		{"/embed", false},
+		{"/assets/worker/*", false},
+		{"/img/*", false},
+		{"/assets", false},
+	} {
+		if got := namesBuiltPath(tc.pattern, built); got != tc.want {
+			t.Errorf("namesBuiltPath(%q) = %v, want %v", tc.pattern, got, tc.want)
+		}
 	}
 }

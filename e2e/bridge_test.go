@@ -11,7 +11,7 @@ import (
 	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
-// The page's JS bridge (bufferscope.* in the page; wasm/bridge_js.go, docs/js-api.md) as
+// The page's JS bridge (bufferscope.* in the page; wasm/bridge_js.go, site/js/bufferscope.d.ts) as
 // the tests use it, and the simulation the tests hold the page against.
 
 // stats is what bufferscope.stats() returns, as far as the tests read it.
