@@ -99,6 +99,8 @@ type DropResult struct {
 	DescriptorsChecked uint64
 	Lookups            uint64
 	Invalidated        uint64
+	// LookupMisses counts lookups that found no buffer: the block was not in the pool.
+	LookupMisses uint64
 	// Bsearch reports that a scan over many relations sorted them and binary-searched.
 	Bsearch bool
 	Time    Duration
@@ -442,6 +444,9 @@ func (p *Pool) advanceLookups(o *DropOp, units int) bool {
 		id := p.table.lookup(k, hash)
 		// A lookup is an EvLookup on the buffer found, or on -1 for a block not in the pool.
 		p.emit(Event{Kind: EvLookup, Buffer: int32(id)})
+		if id < 0 {
+			o.res.LookupMisses++
+		}
 		if id >= 0 && p.desc[id].Tag == tag && !p.finishInvalidate(o, id) {
 			return false
 		}

@@ -44,6 +44,10 @@ func Describe(counters any) []Counter {
 	var out []Counter
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if f.Anonymous {
+			out = append(out, Describe(reflect.New(f.Type).Interface())...)
+			continue
+		}
 		key := f.Tag.Get("counter")
 		if key == "" {
 			panic(fmt.Sprintf("lab: %s.%s has no counter tag", t.Name(), f.Name))
@@ -64,19 +68,27 @@ func Describe(counters any) []Counter {
 	return out
 }
 
-// Values returns a counters struct's fields by their keys, with the Go values as they are
+// CounterValues returns a counters struct's fields by their keys, with the Go values as they are
 // (numbers, strings, booleans), for the bridge to send as one object.
-func Values(counters any) map[string]any {
+func CounterValues(counters any) map[string]any {
 	v := reflect.ValueOf(counters)
 	if v.Kind() == reflect.Pointer {
 		v = v.Elem()
 	}
+	out := map[string]any{}
+	values(v, out)
+	return out
+}
+
+func values(v reflect.Value, out map[string]any) {
 	t := v.Type()
-	out := make(map[string]any, t.NumField())
 	for i := range t.NumField() {
+		if t.Field(i).Anonymous {
+			values(v.Field(i), out)
+			continue
+		}
 		out[t.Field(i).Tag.Get("counter")] = v.Field(i).Interface()
 	}
-	return out
 }
 
 func tsType(t reflect.Type) string {

@@ -91,3 +91,21 @@ type Experiment interface {
 type Reproducer interface {
 	Reproduce(w, progress io.Writer) (pass bool, err error)
 }
+
+// The parameter types, so a lab's table reads lab.Param without a second import.
+type (
+	Param   = param.Param
+	Values  = param.Values
+	Table   = param.Table
+	Option  = param.Option
+	Problem = param.Problem
+)
+
+// The kinds of parameter (param.Kind).
+const (
+	Int    = param.Int
+	Uint   = param.Uint
+	Float  = param.Float
+	Choice = param.Choice
+	Text   = param.Text
+)

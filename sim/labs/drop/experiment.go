@@ -116,6 +116,7 @@ type Result struct {
 	DescriptorsChecked uint64
 	Lookups            uint64
 	Invalidated        uint64
+	LookupMisses       uint64       // lookups that found no buffer
 	DropTime           sim.Duration // the buffer work of the drops alone
 	Time               sim.Duration // everything replayed, drops included
 }

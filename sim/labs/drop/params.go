@@ -1,98 +1,131 @@
 package drop
 
-import "github.com/bufferscope/bufferscope/sim"
+import (
+	"fmt"
+	"strings"
 
-// DropParams are the drop lab's settings as a page URL or the JS bridge gives them.
-type DropParams struct {
-	SharedBuffers string
-	NBuffers      int
-	Tables        []TableGroup
-	Op            Operation
-	SingleXact    bool
-	InRecovery    bool
-	Policy        sim.DropPolicy
-	Threshold     sim.Threshold
-}
-
-// DropParamKeys lists the keys ParseDropParams reads.
-var DropParamKeys = []string{"shared_buffers", "tables", "op", "transactions", "mode", "policy", "threshold"}
-
-// Defaults of the drop lab: table B's setting at PostgreSQL's default pool, on a standby.
-const (
-	DefaultTables = "100x1"
+	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/lab"
 )
 
-// ParseDropParams reads drop-lab settings; like ParseParams, a malformed or out-of-range
-// value takes its default and yields a ParamError.
-func ParseDropParams(values map[string]string) (DropParams, []*sim.ParamError) {
-	var errs []*sim.ParamError
-	bad := func(key, problem, used string) {
-		errs = append(errs, &sim.ParamError{Key: key, Value: values[key], Problem: problem, Used: used})
-	}
-	p := DropParams{SharedBuffers: sim.DefaultSharedBuffers, NBuffers: 16384, InRecovery: true}
-	p.Tables, _ = ParseTableGroups(DefaultTables)
-	if v, ok := values["shared_buffers"]; ok {
-		if n, err := sim.SharedBuffersToNBuffers(v); err != nil {
-			bad("shared_buffers", err.(*sim.ValueError).Problem, sim.DefaultSharedBuffers)
-		} else {
-			p.SharedBuffers, p.NBuffers = v, n
-		}
-	}
-	if v, ok := values["tables"]; ok {
-		if t, err := ParseTableGroups(v); err != nil {
-			bad("tables", err.(*sim.ValueError).Problem, DefaultTables)
-		} else {
-			p.Tables = t
-		}
-	}
-	if v, ok := values["op"]; ok {
-		if o, err := ParseOperation(v); err != nil {
-			bad("op", "not drop, truncate or vacuum", p.Op.String())
-		} else {
-			p.Op = o
-		}
-	}
-	if v, ok := values["transactions"]; ok {
-		switch v {
-		case "per-relation", "single":
-			p.SingleXact = v == "single"
-		default:
-			bad("transactions", "not per-relation or single", "per-relation")
-		}
-	}
-	if v, ok := values["mode"]; ok {
-		switch v {
-		case "recovery", "primary":
-			p.InRecovery = v == "recovery"
-		default:
-			bad("mode", "not recovery or primary", "recovery")
-		}
-	}
-	if v, ok := values["policy"]; ok {
-		if pol, err := sim.ParseDropPolicy(v); err != nil {
-			bad("policy", "not pg13, pg14 or lookup", p.Policy.String())
-		} else {
-			p.Policy = pol
-		}
-	}
-	if v, ok := values["threshold"]; ok {
-		if t, err := sim.ParseThreshold(v); err != nil {
-			bad("threshold", err.(*sim.ValueError).Problem, "NB/32")
-		} else {
-			p.Threshold = t
-		}
-	}
-	if p.Op == OpVacuum && p.SingleXact {
-		p.SingleXact = false
-		errs = append(errs, &sim.ParamError{Key: "transactions", Value: values["transactions"], Problem: "VACUUM cannot run inside a transaction block", Used: "per-relation"})
-	}
-	return p, errs
+// Defaults of the drop lab: table B's setting at PostgreSQL's default pool, on a standby.
+const DefaultTables = "100x1"
+
+// MaxBlocks bounds the blocks of an experiment's relations at one size: 1TB of 8kB pages.
+// VACUUM replays every heap page and the lookup path looks up every block, and the simulated
+// disk keeps an LSN for each page written, so beyond this an experiment would run for hours
+// or exhaust memory.
+const MaxBlocks = 1 << 27
+
+// The words of transactions and mode.
+const (
+	perRelation = "per-relation"
+	singleXact  = "single"
+	recovery    = "recovery"
+	primary     = "primary"
+)
+
+// table is the drop lab's parameters.
+var table = &lab.Table{
+	Params: []lab.Param{
+		lab.SharedBuffers("The size of the pool: a full scan checks every one of its buffer descriptors."),
+		{Key: "tables", Label: "Relations", Kind: lab.Text, Unit: "COUNTxBLOCKS", Default: DefaultTables,
+			Parse: func(s string, _ lab.Values) (string, error) {
+				gs, err := ParseTableGroups(s)
+				if err != nil {
+					return "", problemOf(err)
+				}
+				parts := make([]string, len(gs))
+				for i, g := range gs {
+					parts[i] = g.String()
+				}
+				return strings.Join(parts, ","), nil
+			},
+			Doc: fmt.Sprintf("The relations, as comma-separated groups COUNTxBLOCKS: 1000x1 is 1000 relations of one block; "+
+				"BLOCKS may be NB/k, NBuffers/k of the pool (1xNB/32); at most %d relations and %d blocks (1TB) in all.", MaxRelations, MaxBlocks)},
+		{Key: "op", Label: "Operation", Kind: lab.Choice, Default: OpDrop.String(),
+			Choices: []lab.Option{
+				{Value: "drop", Label: "DROP TABLE", Doc: "The replay of each commit record unlinks the relations' files and drops all their buffers (DropRelationsAllBuffers)."},
+				{Value: "truncate", Label: "TRUNCATE", Doc: "TRUNCATE gives each table a new file; the commit's replay unlinks the old ones and drops their buffers (DropRelationsAllBuffers)."},
+				{Value: "vacuum", Label: "VACUUM truncation", Doc: "VACUUM's records are replayed page by page, then each table is truncated to nothing (DropRelationBuffers on its main, free space map and visibility map forks)."},
+			},
+			Doc: "The operation whose WAL is replayed."},
+		{Key: "transactions", Label: "Transactions", Kind: lab.Choice, Default: perRelation,
+			Choices: []lab.Option{
+				{Value: perRelation, Label: "one per relation", Doc: "Each relation is dropped by its own commit: one drop per relation."},
+				{Value: singleXact, Label: "one for all", Doc: "One commit drops all the relations at once: their blocks count together against the threshold, and a full scan checks each buffer against all of them (by binary search beyond 20)."},
+			},
+			Doc: "Whether each relation has its own transaction. Not for vacuum, which PostgreSQL runs outside transaction blocks."},
+		{Key: "mode", Label: "Server", Kind: lab.Choice, Default: recovery,
+			Choices: []lab.Option{
+				{Value: recovery, Label: "standby replaying WAL", Doc: "While it replays WAL the startup process caches each fork's size (smgrnblocks_cached), so it knows exactly which blocks to look up."},
+				{Value: primary, Label: "primary", Doc: "On a primary the sizes are never cached, so PostgreSQL cannot be sure it found every buffer by lookups: every drop scans the whole pool."},
+			},
+			Doc: "Where the drops happen."},
+		{Key: "policy", Label: "Drop policy", Kind: lab.Choice, Default: sim.DropPG14.String(), Sweep: true,
+			Choices: []lab.Option{
+				{Value: "pg14", Label: "PostgreSQL 14+", Doc: "When every size is cached and fewer blocks than the threshold are dropped, look each up; otherwise scan the pool."},
+				{Value: "pg13", Label: "PostgreSQL 13: always scan", Doc: "Check every buffer descriptor for every drop, as PostgreSQL 13 and earlier do."},
+				{Value: "lookup", Label: "lookups forced", Doc: "Look every block up whenever the sizes are cached, however many there are: the optimisation forced on, as in the test that chose the threshold."},
+			},
+			Doc: "How a drop finds the buffers."},
+		{Key: "threshold", Label: "Threshold", Kind: lab.Text, Unit: "blocks or NB/k", Default: "NB/32",
+			Parse: func(s string, _ lab.Values) (string, error) {
+				t, err := sim.ParseThreshold(s)
+				if err != nil {
+					return "", problemOf(err)
+				}
+				return t.String(), nil
+			},
+			Doc: "BUF_DROP_FULL_SCAN_THRESHOLD: PostgreSQL 14 looks blocks up only when fewer than this many are dropped at once; NB/32 is PostgreSQL's value."},
+		{Key: "seed", Label: "Seed", Kind: lab.Uint, Default: "1", CLI: true,
+			Doc: "Accepted for symmetry with the other commands: the replay draws no random numbers, so every seed prints the same table."},
+	},
+	Check: check,
 }
 
-// Experiment returns the drop experiment these settings describe.
-func (p DropParams) Experiment() Experiment {
-	return Experiment{
-		NBuffers: p.NBuffers, Tables: p.Tables, Op: p.Op, SingleXact: p.SingleXact,
-		InRecovery: p.InRecovery, Policy: p.Policy, Threshold: p.Threshold,
+// check refuses what cannot run together: VACUUM in one transaction, and relations that do
+// not fit in memory.
+func check(v lab.Values) []*lab.Problem {
+	var out []*lab.Problem
+	if v.Text("op") == OpVacuum.String() && v.Text("transactions") == singleXact {
+		out = append(out, &lab.Problem{Key: "transactions", Value: singleXact,
+			Problem: "VACUUM cannot run inside a transaction block: each relation is vacuumed and truncated on its own",
+			Used:    perRelation})
+		v["transactions"] = perRelation
 	}
+	gs, _ := ParseTableGroups(v.Text("tables"))
+	n := lab.NBuffers(v)
+	var blocks uint64
+	for _, g := range gs {
+		blocks += uint64(g.Count) * uint64(g.Resolve(n))
+	}
+	if blocks > MaxBlocks {
+		out = append(out, &lab.Problem{Key: "tables", Value: v.Text("tables"),
+			Problem: fmt.Sprintf("%d blocks in all at shared_buffers %s; at most %d (1TB)", blocks, v.Text("shared_buffers"), MaxBlocks),
+			Used:    DefaultTables})
+		v["tables"] = DefaultTables
+	}
+	return out
+}
+
+// ExperimentOf returns the experiment v describes, and its policy.
+func ExperimentOf(v lab.Values) (Experiment, sim.DropPolicy) {
+	gs, _ := ParseTableGroups(v.Text("tables"))
+	op, _ := ParseOperation(v.Text("op"))
+	t, _ := sim.ParseThreshold(v.Text("threshold"))
+	pol, _ := sim.ParseDropPolicy(v.Text("policy"))
+	return Experiment{
+		NBuffers: lab.NBuffers(v), Tables: gs, Op: op,
+		SingleXact: v.Text("transactions") == singleXact, InRecovery: v.Text("mode") == recovery,
+		Threshold: t,
+	}, pol
+}
+
+// problemOf returns what sim found wrong with a value, without the value itself.
+func problemOf(err error) error {
+	if ve, ok := err.(*sim.ValueError); ok {
+		return fmt.Errorf("%s", ve.Problem)
+	}
+	return err
 }

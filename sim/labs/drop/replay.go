@@ -161,6 +161,7 @@ func (r *replay) endDrop(p *sim.Pool) {
 	r.res.DescriptorsChecked += res.DescriptorsChecked
 	r.res.Lookups += res.Lookups
 	r.res.Invalidated += res.Invalidated
+	r.res.LookupMisses += res.LookupMisses
 	if r.forks != nil { // a truncation
 		rel := r.xact[0]
 		for i, f := range r.forks {
@@ -247,6 +248,7 @@ func ProgressOf(s *sim.Sim) Progress {
 		d.Result.DescriptorsChecked += res.DescriptorsChecked
 		d.Result.Lookups += res.Lookups
 		d.Result.Invalidated += res.Invalidated
+		d.Result.LookupMisses += res.LookupMisses
 		d.Cursor = r.op.Cursor()
 	}
 	return d
