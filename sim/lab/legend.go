@@ -10,8 +10,11 @@ type Legend struct {
 	// Role returns the role of relation rel. Nil means the relation's own index, which
 	// then needs as many roles as relations (free play).
 	Role func(rel int) int
-	// Marks are what the lab's view draws over the grid (a scan's cursor, a lookup that
-	// missed): each has a key the view and the page's legend share.
+	// Marks are everything else a cell can show, in the order the page's legend lists them:
+	// the grid's own marks (PoolMarks: usage shading, dirty, pinned, the clock hand, the
+	// flashes of reads and writes) that the lab uses, and the marks its view draws over the
+	// grid (a scan's cursor, a lookup that missed). A key is what the page asks the painter
+	// to paint as the swatch; colours for the grid's own marks come from the theme.
 	Marks []Swatch
 	// Empty, when set, replaces the theme's colours of an empty buffer: a lab where pages
 	// are seen to leave may want them close to the background.
@@ -31,7 +34,26 @@ type Swatch struct {
 	// Edge is the outline colour pair of an Empty swatch.
 	EdgeLight string `json:"edgeLight,omitempty"`
 	EdgeDark  string `json:"edgeDark,omitempty"`
+	// Motion marks an entry that only moves (a flash, a fading trail): the page leaves it
+	// out when the reader asks for reduced motion, as the grid then does not draw it.
+	Motion bool `json:"motion,omitempty"`
+	// Wide asks the page for a wide legend entry (a row of swatches, a long explanation).
+	Wide bool `json:"wide,omitempty"`
 }
+
+// The grid's own marks, painted from the theme; a legend lists those its lab shows.
+var (
+	MarkEmpty  = Swatch{Key: "empty", Label: "Empty buffer", Doc: "Holds no page yet; new pages go here first."}
+	MarkUsage  = Swatch{Key: "usage", Label: "Usage count 0 to 5", Doc: "Fuller colour and more ticks along the bottom the more the page was used. Each time the clock hand passes an unpinned buffer it lowers the count; at 0 the buffer is the next victim.", Wide: true}
+	MarkDirty  = Swatch{Key: "dirty", Label: "Dirty (corner triangle)", Doc: "Changed in memory. Before the buffer can be reused the page must be written, and the WAL up to its LSN flushed first."}
+	MarkPinned = Swatch{Key: "pinned", Label: "Pinned (bar on the left)", Doc: "A backend is using the page right now; the clock sweep must skip it."}
+	MarkHand   = Swatch{Key: "hand", Label: "Clock hand (ring)", Doc: "The buffer the clock sweep looks at next. Markers in the rulers along the top and left edges point at it."}
+	MarkRead   = Swatch{Key: "read", Label: "Flash", Doc: "A page was just read into the buffer: a miss, after an eviction once the pool is full.", Motion: true}
+	MarkWrite  = Swatch{Key: "write", Label: "Ring flash", Doc: "A dirty page was just written out.", Motion: true}
+)
+
+// PoolMarks are the grid's own marks, for a lab that shows all of them.
+var PoolMarks = []Swatch{MarkEmpty, MarkUsage, MarkDirty, MarkPinned, MarkHand, MarkRead, MarkWrite}
 
 // RoleOf returns relation rel's role, -1 for none.
 func (l *Legend) RoleOf(rel int) int {
@@ -78,5 +100,5 @@ func PerRelation(names []string) Legend {
 		c := RelationPalette[i%len(RelationPalette)]
 		roles[i] = Swatch{Key: n, Label: n, Light: c.Light, Dark: c.Dark}
 	}
-	return Legend{Roles: roles}
+	return Legend{Roles: roles, Marks: PoolMarks}
 }

@@ -115,6 +115,14 @@ func (r *run) Counters() any {
 	}
 }
 
+// The drop lab's mark colours on the light and dark themes: probe for what looks for a
+// relation's buffers (the scan's cursor and trail, a lookup's ring, a missed lookup on the
+// tape), burn for a buffer InvalidateBuffer empties.
+var (
+	probe = [2]string{"#2463eb", "#5e9bff"}
+	burn  = [2]string{"#d7263d", "#ff5468"}
+)
+
 // Shades is how many colours the dropped relations take in turn.
 const Shades = 4
 
@@ -143,8 +151,14 @@ func (r *run) Legend() lab.Legend {
 			return 1 + rel%Shades
 		},
 		Marks: []lab.Swatch{
-			{Key: "probe", Label: "checked by the scan, or found by a lookup", Doc: "What looks for a relation's buffers: the scan's cursor and trail, a lookup's ring, a missed lookup on the tape.", Light: "#2463eb", Dark: "#5e9bff"},
-			{Key: "drop", Label: "buffer invalidated", Doc: "The burst of a buffer InvalidateBuffer empties.", Light: "#d7263d", Dark: "#ff5468"},
+			{Key: "empty", Label: "Empty buffer", Doc: "On the freelist: a dropped page leaves its buffer empty."},
+			{Key: "cursor", Label: "Scan cursor (ring)", Doc: "The next descriptor the full scan checks; markers in the rulers point at it."},
+			{Key: "checked", Label: "Checked (blue tint)", Doc: "Descriptors the full scan under way has already checked.", Light: probe[0], Dark: probe[1]},
+			{Key: "trail", Label: "Just checked", Doc: "Those it checked in the last half second, fading behind the cursor.", Light: probe[0], Dark: probe[1], Motion: true},
+			{Key: "found", Label: "Found by a lookup", Doc: "A lookup in the buffer mapping table went straight to this buffer; a ring marks the latest.", Light: probe[0], Dark: probe[1]},
+			{Key: "dropped", Label: "Invalidated (red)", Doc: "InvalidateBuffer emptied it: the page is discarded, unwritten.", Light: burn[0], Dark: burn[1]},
+			{Key: "lane", Label: "The lane under the grid", Wide: true, Light: probe[0], Dark: probe[1],
+				Doc: "A blue bar tracks the full scan through the pool. The tape shows the latest lookups, newest at the right: a bar in the relation's colour for a block that was in shared buffers, a hollow bar for one that was not. The lookups pay for every block, cached or not."},
 		},
 		Empty:    &lab.Swatch{Key: "empty", Label: "empty buffer", Light: "#efede7", Dark: "#1f2228", EdgeLight: "#d8d5cd", EdgeDark: "#30343c"},
 		FadeFrom: 0.78,
