@@ -48,7 +48,7 @@ func PoolOf(s *sim.Sim) Pool {
 func SharedBuffers(doc string) Param {
 	return Param{
 		Key: "shared_buffers", Label: "shared_buffers", Kind: Text, Unit: "size",
-		Default: sim.DefaultSharedBuffers, Doc: doc, Sweep: true,
+		Default: sim.DefaultSharedBuffers, Doc: doc, Sweep: true, Presets: sizePresets,
 		Parse: func(s string, _ Values) (string, error) {
 			if _, err := sim.SharedBuffersToNBuffers(s); err != nil {
 				return "", problemOf(err)
@@ -56,6 +56,20 @@ func SharedBuffers(doc string) Param {
 			return s, nil
 		},
 	}
+}
+
+// sizePresets are the shared_buffers the page offers, from the smallest pool PostgreSQL
+// accepts to the largest this simulator builds.
+var sizePresets = []Option{
+	{Value: "128kB", Label: "128kB · 16 buffers"},
+	{Value: "1MB", Label: "1MB · 128 buffers"},
+	{Value: "8MB", Label: "8MB · 1,024 buffers"},
+	{Value: "128MB", Label: "128MB · 16,384 buffers"},
+	{Value: "512MB", Label: "512MB · 65,536 buffers"},
+	{Value: "1GB", Label: "1GB · 131,072 buffers"},
+	{Value: "4GB", Label: "4GB · 524,288 buffers"},
+	{Value: "20GB", Label: "20GB · 2.6M buffers"},
+	{Value: "100GB", Label: "100GB · 13.1M buffers"},
 }
 
 // NBuffers returns the pool size shared_buffers in v asks for; v must have been read by a

@@ -59,6 +59,9 @@ type Param struct {
 	Bounds   func(v Values) (lo, hi float64, why string)
 	Step     float64  // the control's step for Float; 0 means any
 	Choices  []Option // the values of a Choice
+	// Presets are values the page's control offers for a Text or number parameter that
+	// also takes others (shared_buffers: 128MB, 1GB, …); a value outside them is added.
+	Presets []Option
 	// Parse checks and normalises a Text value, returning the normalised text or a problem
 	// in words ("not a size like 128MB"). It sees the values of the parameters before this
 	// one. Parse may also be set for other kinds, to check more after the kind's own check.

@@ -12,6 +12,7 @@ type Field struct {
 	Max      *float64 `json:"max,omitempty"`
 	Step     float64  `json:"step,omitempty"`
 	Choices  []Option `json:"choices,omitempty"`
+	Presets  []Option `json:"presets,omitempty"`
 	Doc      string   `json:"doc"`
 	Flag     string   `json:"flag,omitempty"`
 	Advanced bool     `json:"advanced,omitempty"`
@@ -30,7 +31,7 @@ func (t *Table) Fields() []Field {
 		}
 		f := Field{
 			Key: p.Key, Label: p.Label, Kind: p.Kind.String(), Unit: p.Unit, Default: p.Default,
-			Step: p.Step, Choices: p.Choices, Doc: p.Doc, Advanced: p.Advanced,
+			Step: p.Step, Choices: p.Choices, Presets: p.Presets, Doc: p.Doc, Advanced: p.Advanced,
 		}
 		if f.Label == "" {
 			f.Label = p.Key

@@ -1,0 +1,84 @@
+package param
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+var table = &Table{Params: []Param{
+	{Key: "size", Kind: Int, Default: "100", Min: 10, Max: 1000},
+	{Key: "clients", Kind: Int, Default: "8", Min: 0, Max: 1000,
+		Bounds: func(v Values) (float64, float64, string) { return 0, float64(v.Int("size") / 2), "at most half of size" }},
+	{Key: "skew", Kind: Float, Default: "1.1", Min: 1.001, Max: 1000},
+	{Key: "seed", Kind: Uint, Default: "1"},
+	{Key: "mode", Kind: Choice, Default: "a", Choices: []Option{{Value: "a"}, {Value: "b"}}},
+	{Key: "name", Kind: Text, Default: "x", Parse: func(s string, _ Values) (string, error) {
+		if s == "" || strings.ContainsAny(s, " ,") {
+			return "", errors.New("not a name")
+		}
+		return strings.ToLower(s), nil
+	}},
+}}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		in      map[string]string
+		want    map[string]string
+		problem string // the first problem's Error(), or ""
+	}{
+		{nil, map[string]string{"size": "100", "clients": "8", "skew": "1.1", "seed": "1", "mode": "a", "name": "x"}, ""},
+		{map[string]string{"size": " 500 ", "name": "ABC", "skew": "2.5", "seed": "18446744073709551615"},
+			map[string]string{"size": "500", "name": "abc", "skew": "2.5", "seed": "18446744073709551615"}, ""},
+		{map[string]string{"size": "5000"}, map[string]string{"size": "1000"}, `size "5000": not between 10 and 1000; using 1000`},
+		{map[string]string{"size": "1.5"}, map[string]string{"size": "100"}, `size "1.5": not a whole number from 10 to 1000; using 100`},
+		{map[string]string{"size": "NaN"}, map[string]string{"size": "100"}, `size "NaN": not a whole number from 10 to 1000; using 100`},
+		{map[string]string{"size": "20", "clients": "11"}, map[string]string{"clients": "10"}, `clients "11": not between 0 and 10 (at most half of size); using 10`},
+		{map[string]string{"size": "10", "clients": "x"}, map[string]string{"clients": "5"}, `clients "x": not a whole number from 0 to 5; using 5`},
+		{map[string]string{"skew": "1"}, map[string]string{"skew": "1.001"}, `skew "1": not between 1.001 and 1000; using 1.001`},
+		{map[string]string{"seed": "-1"}, map[string]string{"seed": "1"}, `seed "-1": not a whole number from 0 to 18446744073709551615; using 1`},
+		{map[string]string{"mode": "c"}, map[string]string{"mode": "a"}, `mode "c": not a or b; using a`},
+		{map[string]string{"name": "a b"}, map[string]string{"name": "x"}, `name "a b": not a name; using x`},
+	} {
+		v, problems := table.Parse(c.in)
+		for k, want := range c.want {
+			if v[k] != want {
+				t.Errorf("%v: %s = %q, want %q", c.in, k, v[k], want)
+			}
+		}
+		if len(v) != len(table.Params) {
+			t.Errorf("%v: %d values for %d parameters", c.in, len(v), len(table.Params))
+		}
+		got := ""
+		if len(problems) > 0 {
+			got = problems[0].Error()
+		}
+		if got != c.problem {
+			t.Errorf("%v: problem %q, want %q", c.in, got, c.problem)
+		}
+	}
+}
+
+// TestValueMatchesParse checks that checking one value, as the command line does, says what
+// parsing it among all the values says.
+func TestValueMatchesParse(t *testing.T) {
+	before := table.Defaults()
+	for _, text := range []string{"0", "10", "50", "51", "x", ""} {
+		_, p1 := table.Value("clients", text, before)
+		_, ps := table.Parse(map[string]string{"clients": text})
+		if (p1 == nil) != (len(ps) == 0) || p1 != nil && p1.Error() != ps[0].Error() {
+			t.Errorf("clients %q: Value says %v, Parse says %v", text, p1, ps)
+		}
+	}
+}
+
+func TestFieldsAndLimits(t *testing.T) {
+	f := table.Fields()
+	if len(f) != len(table.Params) || f[1].Key != "clients" || *f[1].Max != 50 || f[0].Flag != "--size" {
+		t.Fatalf("fields: %+v", f)
+	}
+	v, _ := table.Parse(map[string]string{"size": "400"})
+	if l := table.Limits(v)["clients"]; l.Max != 200 {
+		t.Errorf("clients at size 400: %+v", l)
+	}
+}
