@@ -23,8 +23,10 @@ type Counter struct {
 	Of string `json:"of,omitempty"`
 	// Hidden counters cross the bridge (tests and charts read them) but the page's panel
 	// does not list them.
-	Hidden bool   `json:"hidden,omitempty"`
-	Type   string `json:"type"` // the TypeScript type: "number", "string", "boolean"
+	Hidden bool `json:"hidden,omitempty"`
+	// Sub counters are part of the one above them ("of which …"), shown indented under it.
+	Sub  bool   `json:"sub,omitempty"`
+	Type string `json:"type"` // the TypeScript type: "number", "string", "boolean"
 }
 
 // formats are the values a format tag may take.
@@ -54,7 +56,7 @@ func Describe(counters any) []Counter {
 		}
 		c := Counter{
 			Key: key, Label: f.Tag.Get("label"), Unit: f.Tag.Get("unit"), Format: f.Tag.Get("format"),
-			Doc: f.Tag.Get("doc"), Of: f.Tag.Get("of"), Hidden: f.Tag.Get("hidden") == "true",
+			Doc: f.Tag.Get("doc"), Of: f.Tag.Get("of"), Hidden: f.Tag.Get("hidden") == "true", Sub: f.Tag.Get("sub") == "true",
 			Type: tsType(f.Type),
 		}
 		if c.Label == "" {

@@ -5,22 +5,22 @@ import "github.com/bufferscope/bufferscope/sim"
 // Pool is the counters every pool keeps (sim.Stats), as a lab embeds them in its own
 // counters when the reader should see them: hits and misses, evictions, writes and WAL.
 type Pool struct {
-	Step               uint64  `counter:"step" label:"Steps" format:"count" doc:"Simulation steps taken."`
-	Now                float64 `counter:"now" label:"Modelled time" unit:"s" format:"seconds" doc:"The simulation's virtual clock."`
-	Accesses           uint64  `counter:"accesses" label:"Accesses" format:"count" hidden:"true" doc:"ReadBuffer calls."`
 	HitRatio           float64 `counter:"hitRatio" label:"Hit ratio" format:"ratio" of:"accesses" doc:"Share of ReadBuffer calls that found the page in shared buffers."`
 	Hits               uint64  `counter:"hits" label:"Hits" unit:"pages" format:"count" doc:"ReadBuffer found the page in shared buffers."`
 	Misses             uint64  `counter:"misses" label:"Misses" unit:"pages" format:"count" doc:"ReadBuffer had to read the page, from the OS cache or storage."`
-	ReadsOSCache       uint64  `counter:"readsOSCache" label:"Read from the OS cache" unit:"pages" format:"count" hidden:"true"`
-	ReadsDisk          uint64  `counter:"readsDisk" label:"Read from storage" unit:"pages" format:"count" hidden:"true"`
 	Evictions          uint64  `counter:"evictions" label:"Evictions" unit:"pages" format:"count" doc:"Valid pages the clock sweep evicted to make room."`
 	DirtyWrites        uint64  `counter:"dirtyWrites" label:"Dirty victims written" unit:"pages" format:"count" doc:"Dirty victims a backend had to write before reusing the buffer."`
 	BgWriterWrites     uint64  `counter:"bgwriterWrites" label:"Written by the bgwriter" unit:"pages" format:"count" doc:"Pages the background writer cleaned ahead of the clock hand."`
+	WALFlushes         uint64  `counter:"walFlushes" label:"WAL flushes" format:"count" doc:"XLogFlush calls that wrote and synced WAL."`
+	WALFlushesBackend  uint64  `counter:"walFlushesBackend" sub:"true" label:"forced by a dirty victim" format:"count" doc:"WAL flushes a backend had to make before writing a dirty victim (FlushBuffer)."`
+	WALFlushesWriter   uint64  `counter:"walFlushesWriter" sub:"true" label:"by the WAL writer" format:"count" doc:"WAL flushes the WAL writer made on its rounds."`
+	Now                float64 `counter:"now" label:"Modelled time" unit:"s" format:"seconds" doc:"The simulation's virtual clock."`
+	Step               uint64  `counter:"step" label:"Steps" format:"count" doc:"Simulation steps taken."`
+	Accesses           uint64  `counter:"accesses" label:"Accesses" format:"count" hidden:"true" doc:"ReadBuffer calls."`
+	ReadsOSCache       uint64  `counter:"readsOSCache" label:"Read from the OS cache" unit:"pages" format:"count" hidden:"true"`
+	ReadsDisk          uint64  `counter:"readsDisk" label:"Read from storage" unit:"pages" format:"count" hidden:"true"`
 	CheckpointWrites   uint64  `counter:"checkpointWrites" label:"Written by checkpoints" unit:"pages" format:"count" hidden:"true"`
 	Updates            uint64  `counter:"updates" label:"Page changes" unit:"pages" format:"count" hidden:"true" doc:"Pages changed under a WAL record."`
-	WALFlushes         uint64  `counter:"walFlushes" label:"WAL flushes" format:"count" doc:"XLogFlush calls that wrote and synced WAL."`
-	WALFlushesBackend  uint64  `counter:"walFlushesBackend" label:"forced by a dirty victim" format:"count" doc:"WAL flushes a backend had to make before writing a dirty victim (FlushBuffer)."`
-	WALFlushesWriter   uint64  `counter:"walFlushesWriter" label:"by the WAL writer" format:"count" doc:"WAL flushes the WAL writer made on its rounds."`
 	WALInsert          string  `counter:"walInsert" label:"WAL inserted to" format:"lsn" hidden:"true"`
 	WALFlushed         string  `counter:"walFlushed" label:"WAL flushed to" format:"lsn" hidden:"true"`
 	ClockHand          int     `counter:"clockHand" label:"Clock hand" format:"count" hidden:"true"`

@@ -1,46 +1,114 @@
-// Free play's live counters (#c-*) and the pool summary above the grid, from the stats the
-// bridge sends.
+// The counters panel, built from the lab's counter descriptions (bufferscope.labs()[i].counters)
+// and filled from stats().counters ten times a second; the pool summary above the grid; the
+// headless command that runs the same experiment; and the counters as CSV.
 
 import { count, percent, seconds } from './format.js';
+import { saveCSV } from './download.js';
 
 const $ = (id) => document.getElementById(id);
 
 // set shows a counter: its value in data-value (which tests read) and its text.
 export function set(id, value, text) {
   const node = $(id);
+  if (!node) return;
   const v = String(value);
   if (node.dataset.value === v && node.textContent === text) return;
   node.dataset.value = v;
   node.textContent = text;
 }
 
-// update shows one stats object.
-export function update(s) {
-  set('c-hit-ratio', s.hitRatio, percent(s.hitRatio, s.accesses));
-  set('c-hits', s.hits, count(s.hits));
-  set('c-misses', s.misses, count(s.misses));
-  set('c-evictions', s.evictions, count(s.evictions));
-  set('c-dirty-writes', s.dirtyWrites, count(s.dirtyWrites));
-  set('c-bgwriter-writes', s.bgwriterWrites, count(s.bgwriterWrites));
-  set('c-wal-flushes', s.walFlushes, count(s.walFlushes));
-  set('c-wal-backend', s.walFlushesBackend, count(s.walFlushesBackend));
-  set('c-wal-writer', s.walFlushesWriter, count(s.walFlushesWriter));
-  set('c-time', s.now, seconds(s.now));
-  set('c-step', s.step, count(s.step));
-
-  const playing = Boolean(s.playing);
-  let rate = 'Paused.';
-  if (s.error) rate = 'Stopped: reset to start again.';
-  else if (playing) rate = s.rate > 0 ? `Running at ${count(s.rate)} steps per second of your time.` : 'Running…';
-  text('c-rate', rate);
-  text('pool-size', `${s.sharedBuffers} · ${count(s.nbuffers)} buffers`);
-}
-
 // text sets a node's text when it differs, so updates ten times a second cost nothing
 // when nothing changed.
 export function text(id, t) {
   const node = $(id);
-  if (node.textContent !== t) node.textContent = t;
+  if (node && node.textContent !== t) node.textContent = t;
+}
+
+// format writes one counter's value as its description asks.
+export function format(c, v, all) {
+  switch (c.format) {
+    case 'count': return count(v);
+    case 'ratio': return percent(v, c.of ? all[c.of] : 1);
+    case 'seconds': return seconds(v);
+    case 'bool': return v ? 'yes' : 'no';
+    case 'number': return typeof v === 'number' ? String(Number(v.toPrecision(6))) : String(v);
+    default: return String(v);
+  }
+}
+
+// Counters shows one lab's counters.
+export class Counters {
+  constructor() {
+    this.lab = null;
+    this.last = null;
+    $('counters-csv').addEventListener('click', () => this.exportCSV());
+  }
+
+  // build lists lab's visible counters, the first one large.
+  build(lab) {
+    this.lab = lab;
+    this.last = null;
+    const rows = [];
+    let first = true;
+    for (const c of lab.counters) {
+      if (c.hidden) continue;
+      const div = document.createElement('div');
+      if (first) div.className = 'big';
+      else if (c.sub) div.className = 'sub';
+      first = false;
+      const dt = document.createElement('dt');
+      dt.textContent = c.label;
+      if (c.doc) dt.title = c.doc;
+      const dd = document.createElement('dd');
+      dd.id = `c-${c.key}`;
+      dd.dataset.value = '';
+      dd.textContent = '–';
+      div.append(dt, dd);
+      rows.push(div);
+    }
+    $('counter-list').replaceChildren(...rows);
+  }
+
+  // update shows one stats object.
+  update(s, params) {
+    const all = s.counters || {};
+    this.last = { stats: s, params };
+    for (const c of this.lab.counters) {
+      if (!c.hidden && all[c.key] !== undefined) set(`c-${c.key}`, all[c.key], format(c, all[c.key], all));
+    }
+    let rate = 'Paused.';
+    if (s.error) rate = 'Stopped: reset to start again.';
+    else if (s.done) rate = `Finished after ${count(s.step)} steps.`;
+    else if (s.playing) rate = s.rate > 0 ? `Running at ${count(s.rate)} steps per second of your time.` : 'Running…';
+    text('c-rate', rate);
+    text('pool-size', `${s.sharedBuffers} · ${count(s.nbuffers)} buffers`);
+  }
+
+  // command shows the headless command that runs the lab with params.
+  command(params) {
+    const args = this.lab.params.filter((p) => p.flag && params[p.key] !== undefined)
+      .map((p) => `${p.flag} ${quote(params[p.key])}`);
+    text('terminal-command', `go run ./cmd/bufferscope ${this.lab.command} ${args.join(' ')}`);
+  }
+
+  // exportCSV saves the settings and every counter, by key, as one row.
+  exportCSV() {
+    if (!this.last) return;
+    const { stats, params } = this.last;
+    const keys = this.lab.params.map((p) => p.key);
+    const counters = this.lab.counters.map((c) => c.key);
+    const rows = [
+      ['lab', ...keys, ...counters],
+      [this.lab.name, ...keys.map((k) => params[k]), ...counters.map((k) => stats.counters[k])],
+    ];
+    const name = `bufferscope-${this.lab.name}-${params.shared_buffers || ''}-step${stats.step}.csv`.replaceAll('/', '_');
+    saveCSV(rows, name);
+  }
+}
+
+// quote writes a value for a POSIX shell when it needs quoting.
+function quote(v) {
+  return /^[\w.,/+:=-]+$/.test(v) ? v : `'${String(v).replaceAll("'", "'\\''")}'`;
 }
 
 // showView shows the zoom in the pool summary and the hint under the grid, and enables the

@@ -40,10 +40,8 @@ export function describe(info) {
   row('Usage count', `${info.usage} of 5`);
   row('Pins', info.pins ? `${info.pins} (${info.pinnedBy.join(', ')})` : '0');
   row('Page LSN', info.lsn, true);
-  if (info.drop && !info.empty) {
-    row('Dropped?', info.drop.target ? 'yes: its relation is dropped' : 'no: another relation');
-    if (info.drop.checked) row('Full scan', 'has checked it');
-  }
+  // What the lab adds about the buffer: label and text pairs from its view.
+  for (const [k, v] of Object.entries(info.lab || {})) row(k, String(v));
   frag.append(dl);
   return frag;
 }

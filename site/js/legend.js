@@ -1,5 +1,6 @@
-// The legend (#legend): every colour and mark of the grid, each with a swatch painted by the
-// grid's own painter (bufferscope.swatch), so the legend always matches what is drawn.
+// The legend (#legend): every colour and mark of the grid, from the lab's legend
+// (bufferscope.legend()), each with a swatch painted by the grid's own painter
+// (bufferscope.swatch), so the legend always matches what is drawn.
 
 import { count } from './format.js';
 
@@ -17,8 +18,9 @@ function swatch(bs, spec) {
   return c;
 }
 
-function item(visual, label, desc) {
+function item(visual, label, desc, wide) {
   const li = document.createElement('li');
+  if (wide) li.classList.add('wide');
   const text = document.createElement('div');
   const strong = document.createElement('strong');
   strong.textContent = label;
@@ -33,107 +35,62 @@ function item(visual, label, desc) {
   return li;
 }
 
-// mark returns a canvas showing one of the drop lab's marks (bufferscope.swatch({mark})).
-function mark(bs, name) {
-  return swatch(bs, { mark: name });
-}
-
-// render draws the whole legend for the current pool, lab and theme. Flashes are described
-// only when motion is allowed.
-export function render(bs, { reducedMotion, lab = 'free' }) {
-  if (lab === 'drop') {
-    renderDrop(bs, { reducedMotion });
-    return;
-  }
-  const rels = bs.relations() || [];
-  $('legend-relations').replaceChildren(...rels.map((r) => item(
-    swatch(bs, { rel: r.index, usage: 5 }),
-    r.name,
-    `${count(r.blocks)} ${r.blocks === 1 ? 'block' : 'blocks'}${r.permanent ? '' : ', unlogged'}`,
-  )));
-
-  const usage = document.createElement('div');
-  usage.className = 'pair';
-  for (let u = 0; u <= 5; u++) usage.append(swatch(bs, { rel: 0, usage: u }));
-  const usageItem = item(usage, 'Usage count 0 to 5', 'Fuller colour and more ticks along the bottom the more the page was used. Each time the clock hand passes an unpinned buffer it lowers the count; at 0 the buffer is the next victim.');
-  usageItem.classList.add('wide');
-
-  const marks = [
-    item(swatch(bs, { rel: -1 }), 'Empty buffer', 'Holds no page yet; new pages go here first.'),
-    usageItem,
-    item(swatch(bs, { rel: 0, usage: 3, dirty: true }), 'Dirty (corner triangle)', 'Changed in memory. Before the buffer can be reused the page must be written, and the WAL up to its LSN flushed first.'),
-    item(swatch(bs, { rel: 0, usage: 3, pinned: true }), 'Pinned (bar on the left)', 'A backend is using the page right now; the clock sweep must skip it.'),
-    item(swatch(bs, { rel: 0, usage: 2, hand: true }), 'Clock hand (ring)', 'The buffer the clock sweep looks at next. Markers in the rulers along the top and left edges point at it.'),
-  ];
-  if (!reducedMotion) {
-    marks.push(
-      item(swatch(bs, { rel: 0, usage: 1, read: 0.8 }), 'Flash', 'A page was just read into the buffer: a miss, after an eviction once the pool is full.'),
-      item(swatch(bs, { rel: 0, usage: 1, write: 1 }), 'Ring flash', 'A dirty page was just written out.'),
-    );
-  }
-  $('legend-marks').replaceChildren(...marks);
-  if (reducedMotion) {
-    const p = document.createElement('li');
-    p.className = 'desc';
-    p.textContent = 'Flashes for reads and writes are off because your system asks for reduced motion.';
-    $('legend-marks').append(p);
-  }
-}
-
-// DROP_SHADES is how many colours the dropped relations take in turn (grid.DropShades).
-const DROP_SHADES = 4;
-
-// renderDrop draws the drop lab's legend: the dropped relations and the rest of the pool,
-// then the marks of the scan and the lookups.
-function renderDrop(bs, { reducedMotion }) {
-  const rels = bs.relations() || [];
-  const dropped = rels.filter((r) => r.dropped !== false && r.name !== 'others');
-  const rest = rels.filter((r) => !dropped.includes(r));
-  const shades = document.createElement('div');
-  shades.className = 'pair';
-  for (const r of dropped.slice(0, DROP_SHADES)) shades.append(swatch(bs, { rel: r.index, usage: 3 }));
-  const items = [];
-  if (dropped.length) {
-    const blocks = dropped.reduce((n, r) => n + r.blocks, 0);
-    const names = dropped.length === 1 ? dropped[0].name : `${dropped[0].name} to ${dropped[dropped.length - 1].name}`;
-    const rel = item(shades, `${names}: the ${dropped.length === 1 ? 'relation' : `${count(dropped.length)} relations`} dropped`,
-      `${count(blocks)} ${blocks === 1 ? 'block' : 'blocks'} in all${dropped.length > DROP_SHADES ? `, in ${DROP_SHADES} shades in turn` : ''}.`);
-    if (dropped.length > 1) rel.classList.add('wide');
-    items.push(rel);
-  }
-  for (const r of rest) {
-    items.push(item(swatch(bs, { rel: r.index, usage: 3 }), r.name, 'Pages of other relations, filling the rest of the pool: a full scan must check them all.'));
-  }
-  items.push(item(swatch(bs, { rel: -1 }), 'Empty buffer', 'On the freelist: a dropped page leaves its buffer empty.'));
-  $('legend-relations').replaceChildren(...items);
-
-  const marks = [
-    item(mark(bs, 'cursor'), 'Scan cursor (ring)', 'The next descriptor the full scan checks; markers in the rulers point at it.'),
-    item(mark(bs, 'checked'), 'Checked (blue tint)', 'Descriptors the full scan under way has already checked.'),
-  ];
-  if (!reducedMotion) marks.push(item(mark(bs, 'trail'), 'Just checked', 'Those it checked in the last half second, fading behind the cursor.'));
-  marks.push(
-    item(mark(bs, 'found'), 'Found by a lookup', 'A lookup in the buffer mapping table went straight to this buffer; a ring marks the latest.'),
-    item(mark(bs, 'dropped'), 'Invalidated (red)', 'InvalidateBuffer emptied it: the page is discarded, unwritten.'),
-  );
-  const lane = item(pair(mark(bs, 'hit'), mark(bs, 'miss')), 'The lane under the grid',
-    'A blue bar tracks the full scan through the pool. The tape shows the latest lookups, newest at the right: a bar in the relation\'s colour for a block that was in shared buffers, a hollow bar for one that was not. The lookups pay for every block, cached or not.');
-  lane.classList.add('wide');
-  marks.push(lane);
-  if (reducedMotion) {
-    const p = document.createElement('li');
-    p.className = 'desc';
-    p.textContent = 'Flashes and fading trails are off because your system asks for reduced motion.';
-    marks.push(p);
-  }
-  $('legend-marks').replaceChildren(...marks);
-}
-
-function pair(...nodes) {
+function row(...nodes) {
   const d = document.createElement('div');
   d.className = 'pair';
   d.append(...nodes);
   return d;
+}
+
+// render draws the whole legend for the current run and theme. Entries that only move are
+// left out when the reader asks for reduced motion, as the grid leaves them out too.
+export function render(bs, { reducedMotion }) {
+  const legend = bs.legend() || { roles: [], marks: [] };
+  const rels = bs.relations() || [];
+  const roles = [];
+  // A role without a label continues the one before it: its swatch joins that entry's row
+  // (the drop lab's shades of the relations being dropped).
+  for (let i = 0; i < legend.roles.length; i++) {
+    const r = legend.roles[i];
+    const members = rels.filter((x) => x.role === i);
+    if (!r.label) continue;
+    const sw = [swatch(bs, { role: i, usage: 5 })];
+    for (let j = i + 1; j < legend.roles.length && !legend.roles[j].label; j++) {
+      if (rels.some((x) => x.role === j)) sw.push(swatch(bs, { role: j, usage: 5 }));
+    }
+    if (!members.length && sw.length === 1) continue; // nothing in the pool has this colour
+    let desc = r.doc || '';
+    const blocks = members.reduce((n, x) => n + x.blocks, 0);
+    if (members.length === 1 && members[0].name === r.label) {
+      desc = `${count(blocks)} ${blocks === 1 ? 'block' : 'blocks'}${members[0].permanent ? '' : ', unlogged'}`;
+    } else if (members.length > 0 || sw.length > 1) {
+      const all = rels.filter((x) => x.role >= i && x.role < i + sw.length);
+      const n = all.reduce((k, x) => k + x.blocks, 0);
+      const names = all.length === 1 ? all[0].name : `${all[0].name} to ${all[all.length - 1].name}`;
+      desc = `${names}: ${count(all.length)} ${all.length === 1 ? 'relation' : 'relations'}, ${count(n)} ${n === 1 ? 'block' : 'blocks'}. ${desc}`.trim();
+    }
+    roles.push(item(sw.length > 1 ? row(...sw) : sw[0], r.label, desc, sw.length > 1));
+  }
+  $('legend-relations').replaceChildren(...roles);
+
+  const marks = [];
+  for (const m of legend.marks) {
+    if (m.motion && reducedMotion) continue;
+    let visual;
+    if (m.key === 'usage') {
+      visual = row(...[0, 1, 2, 3, 4, 5].map((u) => swatch(bs, { role: 0, usage: u })));
+    } else {
+      visual = swatch(bs, { mark: m.key });
+    }
+    marks.push(item(visual, m.label, m.doc, m.wide || m.key === 'usage'));
+  }
+  if (reducedMotion && legend.marks.some((m) => m.motion)) {
+    const p = document.createElement('li');
+    p.className = 'desc';
+    p.textContent = 'Flashes and fading marks are off because your system asks for reduced motion.';
+    marks.push(p);
+  }
+  $('legend-marks').replaceChildren(...marks);
 }
 
 // showAggregate explains aggregated pixels when the current zoom has them.

@@ -1,49 +1,26 @@
-// bufferscope's page: downloads the simulator, starts it in the grid, and connects each
-// lab's controls and counters, the legend, the buffer details and the drop lab's charts to
-// it through the bridge (its API: bufferscope.d.ts).
+// bufferscope's page: downloads the simulator, starts it in the grid, and builds the lab
+// shown — its tab, settings form, counters, legend and terminal command — from the lab's
+// own tables (bufferscope.labs()), with what its page module (js/labs/) adds. Nothing here
+// knows which labs exist.
 
 import * as errors from './errors.js';
 import * as theme from './theme.js';
-import * as counters from './counters.js';
 import * as legend from './legend.js';
+import { Counters, showView } from './counters.js';
 import { Controls } from './controls.js';
 import { Playback } from './playback.js';
-import { DropLab } from './drop.js';
-import { CurveCard } from './dropchart.js';
-import { MeasureCard } from './measure.js';
 import { Tooltip, Inspector } from './inspect.js';
 import { init as initInput } from './input.js';
 import { download, captureGoOutput, LoadError } from './loader.js';
 import { runInContainer } from './host.js';
-import { readQuery, State, LABS } from './url.js';
+import { readQuery, splitParams, State } from './url.js';
 import { megabytes } from './format.js';
+import * as modules from './labs/index.js';
 
 const $ = (id) => document.getElementById(id);
 
-// FREE_SPEED and FREE_REDUCED are free play's speeds when the address names none, as
-// wasm/playback's Default and DefaultReduced; the second when the reader asks for reduced
-// motion.
-const FREE_SPEED = 1000;
-const FREE_REDUCED = 100;
-
-// dropSpeed is the drop lab's speed for a pool of nbuffers when the address names none: a
-// step is one unit of replay (a WAL record, a descriptor checked, a block looked up), so
-// about one full scan a second, the next speed of the slider's 1, 2, 5 ladder up from
-// NBuffers; ten times slower for reduced motion.
-function dropSpeed(nbuffers, reduced) {
-  const p = 10 ** Math.floor(Math.log10(Math.max(nbuffers, 1)));
-  const top = [1, 2, 5, 10].map((m) => m * p).find((v) => v >= nbuffers);
-  return reduced ? top / 10 : top;
-}
-
-// showLab shows the parts of the page that belong to lab, and marks its tab.
-function showLab(lab) {
-  document.body.dataset.lab = lab;
-  for (const a of document.querySelectorAll('[data-lab-link]')) {
-    if (a.dataset.labLink === lab) a.setAttribute('aria-current', 'page');
-    else a.removeAttribute('aria-current');
-  }
-}
+// pageOf returns lab's page module, or an empty one.
+const pageOf = (name) => modules[name] || {};
 
 function showProgress(loaded, total) {
   const bar = $('progress-bar');
@@ -77,10 +54,38 @@ function waitForFrame(bs, after) {
   });
 }
 
+// tabs builds the labs' tabs: links to each lab's address, so a new tab opens it too.
+function tabs(labs, onSwitch) {
+  const nav = $('lab-tabs');
+  nav.replaceChildren(...labs.map((l, i) => {
+    const a = document.createElement('a');
+    a.href = i === 0 ? './' : `?lab=${encodeURIComponent(l.name)}`;
+    a.id = `lab-${l.name}`;
+    a.className = 'lab-tab';
+    a.dataset.labLink = l.name;
+    a.textContent = l.title;
+    a.title = l.summary;
+    a.addEventListener('click', (e) => {
+      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab
+      e.preventDefault();
+      onSwitch(l.name);
+    });
+    return a;
+  }));
+}
+
+// markTab marks the tab of the lab shown.
+function markTab(name) {
+  document.body.dataset.lab = name;
+  for (const a of document.querySelectorAll('[data-lab-link]')) {
+    if (a.dataset.labLink === name) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
 async function start() {
   errors.init();
   const query = readQuery();
-  showLab(query.lab);
   const goOutput = captureGoOutput();
   const grid = $('grid');
 
@@ -126,102 +131,113 @@ async function start() {
   bs.setTheme(theme.current());
   bs.setReducedMotion(theme.reducedMotion());
 
+  const labs = bs.labs();
+  const byName = (name) => labs.find((l) => l.name === name);
+  const problems = [];
+  let lab = byName(query.lab) || labs[0];
+  if (query.lab && !byName(query.lab)) {
+    problems.push(`lab "${query.lab}" is not a lab of this page (${labs.map((l) => l.name).join(', ')}); showing ${labs[0].title}`);
+  }
+  const first = splitParams(lab, query.values);
+  const state = new State(labs, lab.name, Object.keys(first.params));
+
   const tooltip = new Tooltip();
   const inspector = new Inspector(bs);
+  const counters = new Counters();
   let pointer = null; // last client point over the grid, for live tooltip updates
-  let lab = query.lab;
+  let page = {};
+  let playback = null;
+  // chosen says for each lab whether its speed is the reader's (from the address or the
+  // slider); otherwise the lab's page module chooses it for its pool.
+  const chosen = {};
+  chosen[lab.name] = query.page.speed !== undefined;
+  const defaultSpeed = () => (page.speed ? page.speed(bs.stats(), theme.reducedMotion()) : 1000);
 
-  const refreshLegend = () => legend.render(bs, { reducedMotion: theme.reducedMotion(), lab });
-  // showView shows zoom and pan wherever the page mentions them.
-  const showView = (v) => {
+  const refreshLegend = () => legend.render(bs, { reducedMotion: theme.reducedMotion() });
+  const showGridView = (v) => {
     if (!v || v.ok === false) return;
-    counters.showView(v);
+    showView(v);
     legend.showAggregate(v);
     canvas.classList.toggle('zoomed', v.zoomed); // touch: pan the grid, not the page
   };
-  const state = new State(query);
-  let curve = null;
-  let measure = null;
-  let playback = null;
-  // chosen says for each lab whether its speed is the reader's (from the address or the
-  // slider); otherwise the drop lab's follows its pool.
-  const chosen = { free: false, drop: false };
-  chosen[lab] = query.page.speed !== undefined;
-  // defaultSpeed is lab's speed when the reader chose none.
-  const defaultSpeed = (l) => (l === 'drop'
-    ? dropSpeed(bs.stats().nbuffers, theme.reducedMotion())
-    : theme.reducedMotion() ? FREE_REDUCED : FREE_SPEED);
-  const onLoaded = () => {
+  const onLoaded = (res) => {
     inspector.clear();
     tooltip.hide();
     refreshLegend();
-    showView(bs.view());
+    showGridView(bs.view());
     const st = bs.stats();
-    canvas.setAttribute('aria-label', lab === 'drop'
-      ? `Shared buffer pool of ${st.sharedBuffers} while a standby replays drops: ${st.nbuffers} buffers, drawn as a grid`
+    canvas.setAttribute('aria-label', page.ariaLabel
+      ? page.ariaLabel(st)
       : `Shared buffer pool of ${st.sharedBuffers}: ${st.nbuffers} buffers, drawn as a grid`);
-    if (lab === 'drop' && curve) {
-      curve.update();
-      measure.update();
-      if (!chosen.drop) playback.setSpeed(defaultSpeed('drop'));
-    }
+    const params = controls.params;
+    counters.command(params);
+    counters.update(st, params);
+    if (page.loaded) page.loaded(params, st);
+    if (page.update) page.update(st);
+    if (res && res.ok !== false && !chosen[lab.name] && playback) playback.setSpeed(defaultSpeed());
   };
   const controls = new Controls(bs, state, { loaded: onLoaded });
-  const drop = new DropLab(bs, state, { loaded: onLoaded });
-  playback = new Playback(bs, state, { reset: onLoaded, chose: () => { chosen[lab] = true; } });
-  curve = new CurveCard(drop);
-  measure = new MeasureCard(drop, { before: () => bs.pause() });
+  playback = new Playback(bs, state, { reset: () => onLoaded(null), chose: () => { chosen[lab.name] = true; } });
+
+  // show builds the page for lab: its intro, form, counters and the module's cards.
+  const show = (next) => {
+    if (page.unmount) page.unmount();
+    lab = next;
+    page = pageOf(lab.name);
+    markTab(lab.name);
+    $('lab-intro').innerHTML = page.intro || '';
+    if (!page.intro) $('lab-intro').textContent = lab.summary;
+    $('lab-panel').replaceChildren();
+    $('lab-wide').replaceChildren();
+    $('settings-note').textContent = page.settingsNote
+      || 'Every change starts the run again. The same settings and seed always give the same run, so the address of this page reproduces what you see.';
+    controls.build(lab, page);
+    counters.build(lab);
+    if (page.mount) page.mount({ bs, panel: $('lab-panel'), wide: $('lab-wide'), pause: () => bs.pause() });
+  };
 
   theme.init((t) => {
     bs.setTheme(t);
     refreshLegend();
-    curve.redraw();
-    measure.redraw();
+    if (page.theme) page.theme(t);
   }, (reduced) => {
     bs.setReducedMotion(reduced);
     refreshLegend();
   });
 
-  // The address first: bad values are explained and replaced with safe ones.
-  showLab(lab);
-  const res = (lab === 'drop' ? drop : controls).load(query.params, null);
-  const sp = playback.setSpeed(query.page.speed !== undefined ? query.page.speed : defaultSpeed(lab));
-  const problems = [
-    ...(query.problem ? [query.problem] : []),
-    ...((res && res.warnings) || []),
-    ...query.unknown.map((k) => `"${k}" is not a setting of ${lab === 'drop' ? 'the drop lab' : 'free play'}; it was ignored`),
-    ...(sp.warnings || []),
-  ];
-  if (problems.length) errors.show('Some settings in the address were not valid', problems.map((w) => `${w}.`));
-
   // switchLab shows another lab with the settings it had last (its defaults the first
   // time); fromAddress applies the address instead, after Back or Forward.
-  const switchLab = (next, fromAddress = null) => {
-    if (next === lab && !fromAddress) return;
+  const switchLab = (name, fromAddress = null) => {
+    const next = byName(name);
+    if (!next || next === lab && !fromAddress) return;
     bs.pause();
     errors.clear();
-    lab = next;
-    if (fromAddress) state.follow(next);
-    else state.show(next);
-    showLab(next);
-    const params = fromAddress ? fromAddress.params : state.params[next];
-    const r = (next === 'drop' ? drop : controls).load(params, fromAddress ? 'Some settings in the address were not valid' : null);
-    if (fromAddress) chosen[next] = fromAddress.page.speed !== undefined;
-    const speed = fromAddress && chosen[next] ? fromAddress.page.speed : chosen[next] ? state.speed[next] : defaultSpeed(next);
+    if (fromAddress) state.follow(name);
+    else state.show(name);
+    show(next);
+    const params = fromAddress ? splitParams(next, fromAddress.values).params : state.params[name];
+    if (fromAddress) chosen[name] = fromAddress.page.speed !== undefined;
+    const r = controls.load(params, fromAddress ? 'Some settings in the address were not valid' : null);
+    const speed = fromAddress && chosen[name] ? fromAddress.page.speed : chosen[name] ? state.speed[name] : defaultSpeed();
     playback.setSpeed(speed);
     if (r && r.ok !== false) bs.play();
   };
-  for (const a of document.querySelectorAll('[data-lab-link]')) {
-    a.addEventListener('click', (e) => {
-      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab
-      e.preventDefault();
-      switchLab(a.dataset.labLink);
-    });
-  }
+  tabs(labs, (name) => switchLab(name));
   window.addEventListener('popstate', () => {
     const q = readQuery();
-    if (LABS.includes(q.lab)) switchLab(q.lab, q);
+    switchLab(byName(q.lab) ? q.lab : labs[0].name, q);
   });
+
+  // The address first: bad values are explained and replaced with safe ones.
+  show(lab);
+  const res = controls.load(first.params, null);
+  const sp = playback.setSpeed(query.page.speed !== undefined ? query.page.speed : defaultSpeed());
+  problems.push(
+    ...((res && res.warnings) || []),
+    ...first.unknown.map((k) => `"${k}" is not a setting of ${lab.title}; it was ignored`),
+    ...(sp.warnings || []),
+  );
+  if (problems.length) errors.show('Some settings in the address were not valid', problems.map((w) => `${w}.`));
 
   initInput(bs, canvas, {
     hover(x, y) {
@@ -244,7 +260,7 @@ async function start() {
       }
     },
     view(v) {
-      showView(v);
+      showGridView(v);
       if (pointer) tooltip.show(bs.inspect(...pointer), ...pointer);
     },
     togglePlay: () => playback.togglePlay(),
@@ -267,15 +283,16 @@ async function start() {
   });
 
   bs.subscribe((s) => {
+    if (s.lab !== lab.name) return; // a notification from before a switch
     playback.update(s);
-    if (lab === 'drop') drop.update(s);
-    else counters.update(s);
-    showView(bs.view()); // the canvas may have been resized
+    counters.update(s, controls.params);
+    if (page.update) page.update(s);
+    showGridView(bs.view()); // the canvas may have been resized
     if (pointer && tooltip.visible) tooltip.show(bs.inspect(...pointer), ...pointer);
     inspector.refresh();
   });
 
-  for (const id of ['play', 'step', 'reset', 'speed', 'settings-fields', 'drop-fields', 'inspect-buffer']) $(id).disabled = false;
+  for (const id of ['play', 'step', 'reset', 'speed', 'settings-fields', 'inspect-buffer']) $(id).disabled = false;
   if (query.page.play !== '0') bs.play();
   await waitForFrame(bs, 0);
   $('progress').hidden = true;

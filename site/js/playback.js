@@ -42,10 +42,9 @@ export class Playback {
     return res;
   }
 
-  // finished reports whether the drop lab's replay has run to its end.
+  // finished reports whether a lab whose run has an end (a replay) has reached it.
   finished() {
-    const s = this.bs.stats();
-    return s.lab === 'drop' && Boolean(s.drop && s.drop.done);
+    return Boolean(this.bs.stats().done);
   }
 
   togglePlay() {
@@ -74,12 +73,11 @@ export class Playback {
   update(s) {
     const play = $('play');
     const playing = Boolean(s.playing);
-    const drop = s.lab === 'drop';
     let label = playing ? 'Pause' : 'Play';
-    if (drop && !playing) label = s.drop && s.drop.done ? 'Run again' : 'Run';
+    if (!playing && s.done) label = 'Run again';
     if (play.getAttribute('aria-pressed') !== String(playing)) play.setAttribute('aria-pressed', String(playing));
     if (play.textContent !== label) play.textContent = label;
-    $('step').disabled = drop && Boolean(s.drop && s.drop.done);
+    $('step').disabled = Boolean(s.done);
   }
 }
 

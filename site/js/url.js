@@ -1,64 +1,57 @@
 // The page's state in its address: every control writes the query string, and a reload
-// reads it back. Free play: ?shared_buffers=1GB&seed=7&distribution=uniform&speed=1000.
-// The drop lab: ?lab=drop&shared_buffers=20GB&tables=100x1&op=truncate&transactions=per-relation
-// &mode=recovery&policy=pg14&threshold=NB/32&speed=10000.
-
-// LABS are the labs of the page; free play is the default and has no lab= in the address.
-export const LABS = ['free', 'drop'];
-
-// PARAM_KEYS are each lab's simulation parameters, in the order the bridge writes them
-// (sim.ParamKeys and sim.DropParamKeys).
-export const PARAM_KEYS = {
-  free: ['shared_buffers', 'seed', 'version', 'clients', 'updates', 'distribution', 'zipf_s', 'os_cache', 'bgwriter_lru_maxpages'],
-  drop: ['shared_buffers', 'tables', 'op', 'transactions', 'mode', 'policy', 'threshold'],
-};
+// reads it back. ?lab=NAME picks the lab (the first lab when absent); every other key is a
+// parameter of that lab (its table, from bufferscope.labs()) or one of the page's own keys.
+// Example: ?lab=drop&shared_buffers=20GB&tables=100x1&policy=pg14&speed=10000.
 
 // PAGE_KEYS are the page's own settings: the lab, the playback speed, and play=0 to open
 // paused.
 export const PAGE_KEYS = ['lab', 'speed', 'play'];
 
-// ALWAYS are written even when they have their default value, so a shared address names
-// the pool and the run (the speed is always written too). The drop lab writes every
-// setting: its address is its experiment.
-const ALWAYS = {
-  free: ['shared_buffers', 'seed'],
-  drop: PARAM_KEYS.drop,
-};
-
-// readQuery returns the lab in the address, its parameters, the page settings, the keys
-// it does not know and a problem with lab= (or null).
+// readQuery splits the address into the lab named (or "" for none), the other keys and
+// values, and the page's settings. Which keys belong to the lab is known once the labs are
+// (splitParams).
 export function readQuery(search = location.search) {
   const q = new URLSearchParams(search);
-  let lab = q.get('lab') || 'free';
-  let problem = null;
-  if (!LABS.includes(lab)) {
-    problem = `lab "${lab}" is not a lab of this page (${LABS.join(' or ')}); showing free play`;
-    lab = 'free';
-  }
-  const params = {};
+  const values = {};
   const page = {};
-  const unknown = [];
   for (const [k, v] of q) {
-    if (PARAM_KEYS[lab].includes(k)) params[k] = v;
-    else if (PAGE_KEYS.includes(k)) page[k] = v;
+    if (PAGE_KEYS.includes(k)) page[k] = v;
+    else values[k] = v;
+  }
+  return { lab: q.get('lab') || '', values, page };
+}
+
+// splitParams separates the values of lab's parameters from keys it does not know.
+export function splitParams(lab, values) {
+  const keys = new Set(lab.params.map((p) => p.key));
+  const params = {};
+  const unknown = [];
+  for (const [k, v] of Object.entries(values)) {
+    if (keys.has(k)) params[k] = v;
     else unknown.push(k);
   }
-  return { lab, params, page, unknown, problem };
+  return { params, unknown };
 }
 
 // State is what the address holds: the lab shown, each lab's parameters (normalised by the
-// bridge) and speed, and which free-play keys belong in it (those it was opened with, those
-// the reader changed, and ALWAYS).
+// bridge) and speed, and which keys belong in it (those it was opened with, those the
+// reader changed, and shared_buffers and seed, which name the pool and the run).
 export class State {
-  constructor(initial) {
-    this.lab = initial.lab;
-    this.params = { free: {}, drop: {} };
-    this.speed = { free: undefined, drop: undefined };
-    this.keys = new Set(Object.keys(initial.params));
+  constructor(labs, first, initialKeys) {
+    this.labs = labs; // bufferscope.labs()
+    this.lab = first;
+    this.params = {};
+    this.speed = {};
+    this.keys = {};
+    for (const l of labs) {
+      this.params[l.name] = {};
+      this.keys[l.name] = new Set(['shared_buffers', 'seed']);
+    }
+    for (const k of initialKeys) this.keys[first].add(k);
   }
 
   touch(key) {
-    this.keys.add(key);
+    this.keys[this.lab].add(key);
   }
 
   // set records a lab's parameters and writes the address if that lab is shown.
@@ -87,14 +80,14 @@ export class State {
 
   // search returns the query string of the lab shown.
   search() {
-    const lab = this.lab;
+    const lab = this.labs.find((l) => l.name === this.lab);
     const q = new URLSearchParams();
-    if (lab !== 'free') q.set('lab', lab);
-    const params = this.params[lab];
-    for (const k of PARAM_KEYS[lab]) {
-      if ((ALWAYS[lab].includes(k) || this.keys.has(k)) && params[k] !== undefined) q.set(k, params[k]);
+    if (lab !== this.labs[0]) q.set('lab', this.lab);
+    const params = this.params[this.lab];
+    for (const p of lab ? lab.params : []) {
+      if (this.keys[this.lab].has(p.key) && params[p.key] !== undefined) q.set(p.key, params[p.key]);
     }
-    if (this.speed[lab] !== undefined) q.set('speed', this.speed[lab]);
+    if (this.speed[this.lab] !== undefined) q.set('speed', this.speed[this.lab]);
     // "/" and "," may stand in a query as they are: threshold=NB/32, tables=1x44800,100x490.
     return `?${q.toString().replaceAll('%2F', '/').replaceAll('%2C', ',')}`;
   }

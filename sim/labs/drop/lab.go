@@ -54,6 +54,13 @@ func relations(gs []TableGroup) int {
 // lookups, invalidated, modelledSeconds and resultPath are what bufferscope drop prints for
 // the same parameters.
 type Counters struct {
+	ModelledSeconds    float64 `counter:"modelledSeconds" label:"Modelled time" unit:"s" format:"seconds" doc:"The virtual time of the whole replay."`
+	DropSeconds        float64 `counter:"dropSeconds" sub:"true" label:"of which dropping buffers" unit:"s" format:"seconds" doc:"The buffer work of the drops alone."`
+	DescriptorsChecked uint64  `counter:"descriptorsChecked" label:"Descriptors checked" format:"count" doc:"Buffer descriptors the full scans visited."`
+	Lookups            uint64  `counter:"lookups" label:"Lookups" format:"count" doc:"Blocks looked up in the buffer mapping table."`
+	LookupMisses       uint64  `counter:"lookupMisses" sub:"true" label:"of which missed" format:"count" doc:"Lookups of blocks that were not in shared buffers."`
+	Invalidated        uint64  `counter:"invalidated" label:"Buffers invalidated" format:"count" doc:"Buffers InvalidateBuffer emptied, unwritten."`
+	Drops              int     `counter:"drops" label:"Drops" format:"count" doc:"DropRelationBuffers and DropRelationsAllBuffers calls."`
 	Step               uint64  `counter:"step" label:"Replay steps" format:"count" doc:"Units replayed: a WAL record, a descriptor checked or a block looked up."`
 	Done               bool    `counter:"done" label:"Done" format:"bool" hidden:"true"`
 	Path               string  `counter:"path" label:"Path of the drop under way" format:"text" hidden:"true" doc:"scan, lookup, or none between drops."`
@@ -62,13 +69,6 @@ type Counters struct {
 	RelationName       string  `counter:"relationName" label:"Relation name" format:"text" hidden:"true"`
 	Relations          int     `counter:"relations" label:"Relations" format:"count" hidden:"true"`
 	Cursor             int     `counter:"cursor" label:"Scan cursor" format:"count" hidden:"true" doc:"The next descriptor the scan under way checks, or -1."`
-	ModelledSeconds    float64 `counter:"modelledSeconds" label:"Modelled time" unit:"s" format:"seconds" doc:"The virtual time of the whole replay."`
-	DropSeconds        float64 `counter:"dropSeconds" label:"of which dropping buffers" unit:"s" format:"seconds" doc:"The buffer work of the drops alone."`
-	DescriptorsChecked uint64  `counter:"descriptorsChecked" label:"Descriptors checked" format:"count" doc:"Buffer descriptors the full scans visited."`
-	Lookups            uint64  `counter:"lookups" label:"Lookups" format:"count" doc:"Blocks looked up in the buffer mapping table."`
-	LookupMisses       uint64  `counter:"lookupMisses" label:"of which missed" format:"count" doc:"Lookups of blocks that were not in shared buffers."`
-	Invalidated        uint64  `counter:"invalidated" label:"Buffers invalidated" format:"count" doc:"Buffers InvalidateBuffer emptied, unwritten."`
-	Drops              int     `counter:"drops" label:"Drops" format:"count" doc:"DropRelationBuffers and DropRelationsAllBuffers calls."`
 	ThresholdBlocks    uint64  `counter:"thresholdBlocks" label:"Threshold" unit:"blocks" format:"count" hidden:"true"`
 }
 

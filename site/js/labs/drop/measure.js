@@ -3,11 +3,12 @@
 // NBuffers/512 to NBuffers/4 blocks, and the chart shows where this device's crossover lies
 // beside PostgreSQL's NBuffers/32.
 
-import { LogChart } from './chart.js';
-import * as experiments from './experiments.js';
-import { save, saveCSV } from './download.js';
-import { count, seconds, fraction, nanoseconds } from './format.js';
-import { DIVISORS, compact } from './dropchart.js';
+import { LogChart } from '../../chart.js';
+import * as experiments from '../../experiments.js';
+import { save, saveCSV } from '../../download.js';
+import { count, seconds } from '../../format.js';
+import { fraction, nanoseconds } from './format.js';
+import { DIVISORS, compact } from './curve.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -165,6 +166,11 @@ export class MeasureCard {
 
   title() {
     return `bufferscope · drop: full scan and lookups measured on this device, ${count(this.result.nbuffers)} buffers`;
+  }
+
+  // cancel stops the experiment under way, when the lab is left.
+  cancel() {
+    if (this.job) this.job.cancel();
   }
 
   redraw() {

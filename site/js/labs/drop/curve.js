@@ -4,10 +4,11 @@
 // (RunDropExperiment under PostgreSQL 13's full scan and under forced lookups), run by the
 // experiment worker.
 
-import { LogChart } from './chart.js';
-import * as experiments from './experiments.js';
-import { save, saveCSV } from './download.js';
-import { count, seconds, fraction } from './format.js';
+import { LogChart } from '../../chart.js';
+import * as experiments from '../../experiments.js';
+import { save, saveCSV } from '../../download.js';
+import { count, seconds } from '../../format.js';
+import { fraction } from './format.js';
 import { LARGE_POOL } from './drop.js';
 
 const $ = (id) => document.getElementById(id);
@@ -268,6 +269,11 @@ export class CurveCard {
   }
 
   // redraw draws the chart again in the theme in effect.
+  // cancel stops the experiment under way, when the lab is left.
+  cancel() {
+    if (this.job) this.job.cancel();
+  }
+
   redraw() {
     this.chart.render();
   }

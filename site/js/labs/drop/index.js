@@ -1,0 +1,149 @@
+// The drop lab's page: its introduction, the replay card, the chart of both paths and the
+// measurement on this device. Everything else (form, counters, legend, playback) is the
+// page's own, built from the lab's tables.
+
+import { DropLab } from './drop.js';
+import { CurveCard } from './curve.js';
+import { MeasureCard } from './measure.js';
+
+// The static HTML of the lab's cards: no data is ever interpolated into it.
+const INTRO = `    <p>When a table is dropped, truncated or vacuumed down to nothing, each of its pages must leave shared buffers. PostgreSQL finds them in one of two ways: it checks <em>every</em> buffer descriptor in the pool (a full scan, whose cost grows with shared_buffers), or it looks each of the relation's blocks up in the buffer mapping table (whose cost grows with the relation).</p>
+    <p>Since PostgreSQL 14 a standby replaying the WAL looks blocks up when fewer than NBuffers/32 are dropped at once. Run the replay below and watch both paths; the chart shows where one overtakes the other.</p>
+`;
+const PANEL = `    <section class="card replay" id="replay-card" aria-labelledby="replay-heading">
+      <div class="card-head">
+        <h2 id="replay-heading">Replay</h2>
+        <span id="d-path" class="path-badge" data-value="none">not started</span>
+      </div>
+      <div class="replay-progress">
+        <progress id="d-progress-bar" max="1" value="0" aria-labelledby="d-progress"></progress>
+        <p id="d-progress" class="small" data-value="0">Relation 0 of 0</p>
+      </div>
+      <p id="d-threshold" class="small threshold-line"></p>
+      <p id="d-scale" class="muted small" aria-live="off"></p>
+    </section>
+`;
+const WIDE = `    <section class="card chart-card" id="curve-card" aria-labelledby="curve-heading">
+      <div class="card-head">
+        <h2 id="curve-heading">Full scan or lookups: modelled time against relation size</h2>
+        <div class="actions" role="group" aria-label="Export the chart">
+          <button type="button" id="curve-png" class="small-button" disabled>PNG</button>
+          <button type="button" id="curve-csv" class="small-button" disabled>CSV</button>
+        </div>
+      </div>
+      <p id="curve-desc" class="muted small"></p>
+      <div class="chart-tools">
+        <div class="segmented" role="radiogroup" aria-label="Time shown">
+          <label><input type="radio" name="curve-measure" value="drop" checked> Dropping buffers</label>
+          <label><input type="radio" name="curve-measure" value="replay"> Whole replay</label>
+        </div>
+      </div>
+      <div class="chart" id="curve-chart" role="img" aria-labelledby="curve-heading" aria-describedby="curve-summary">
+        <p class="chart-empty" id="curve-empty">The chart appears here.</p>
+      </div>
+      <div class="job" id="curve-job" hidden>
+        <progress id="curve-progress" max="1"></progress>
+        <span id="curve-progress-text" class="small muted" role="status"></span>
+        <button type="button" id="curve-cancel" class="small-button">Cancel</button>
+      </div>
+      <div class="job-start" id="curve-start" hidden>
+        <p id="curve-start-note" class="note warn"></p>
+        <button type="button" id="curve-run" class="small-button">Compute the chart</button>
+      </div>
+      <p id="curve-summary" class="summary" aria-live="polite"></p>
+      <details class="table-details">
+        <summary>The experiment as a table</summary>
+        <div class="table-wrap"><table id="curve-table"></table></div>
+      </details>
+    </section>
+
+    <section class="card chart-card" id="measure-card" aria-labelledby="measure-heading">
+      <div class="card-head">
+        <h2 id="measure-heading">Measure on this device</h2>
+        <div class="actions" role="group" aria-label="Export the measurement">
+          <button type="button" id="measure-png" class="small-button" disabled>PNG</button>
+          <button type="button" id="measure-csv" class="small-button" disabled>CSV</button>
+        </div>
+      </div>
+      <p class="muted small">The model charges 5 ns per descriptor checked and 160 ns per lookup, which puts the crossover at NBuffers/32. Here the simulator's own full scan and its own lookups run for real in WebAssembly on your device, timed with your browser's clock.</p>
+      <div class="measure-form">
+        <div class="field">
+          <label for="measure-pool">Pool to measure</label>
+          <select id="measure-pool">
+            <option value="16384">128MB · 16,384 buffers</option>
+            <option value="65536">512MB · 65,536 buffers</option>
+            <option value="131072" selected>1GB · 131,072 buffers</option>
+            <option value="524288">4GB · 524,288 buffers</option>
+            <option value="2621440">20GB · 2.6M buffers</option>
+          </select>
+        </div>
+        <button type="button" id="measure-run" class="primary">Measure on this device</button>
+      </div>
+      <p id="measure-note" class="note"></p>
+      <div class="job" id="measure-job" hidden>
+        <progress id="measure-progress" max="1"></progress>
+        <span id="measure-progress-text" class="small muted" role="status"></span>
+        <button type="button" id="measure-cancel" class="small-button">Cancel</button>
+      </div>
+      <div class="chart" id="measure-chart" role="img" aria-labelledby="measure-heading" aria-describedby="measure-summary">
+        <p class="chart-empty">Your device's crossover appears here.</p>
+      </div>
+      <p id="measure-summary" class="summary" aria-live="polite"></p>
+      <p id="measure-detail" class="muted small"></p>
+    </section>
+`;
+
+let lab = null;
+let curve = null;
+let measure = null;
+
+export default {
+  intro: INTRO,
+  settingsTitle: 'What is dropped, and where',
+  settingsNote: 'Every change starts the replay again. The replay is deterministic: the address of this page reproduces it exactly.',
+
+  // speed is the lab's speed when the reader chose none: a step is one unit of replay (a
+  // WAL record, a descriptor checked, a block looked up), so about one full scan a second,
+  // the next speed of the slider's 1, 2, 5 ladder up from NBuffers; ten times slower for
+  // reduced motion.
+  speed(stats, reduced) {
+    const nbuffers = stats.nbuffers;
+    const p = 10 ** Math.floor(Math.log10(Math.max(nbuffers, 1)));
+    const top = [1, 2, 5, 10].map((m) => m * p).find((v) => v >= nbuffers);
+    return reduced ? top / 10 : top;
+  },
+
+  ariaLabel: (s) => `Shared buffer pool of ${s.sharedBuffers} while a standby replays drops: ${s.nbuffers} buffers, drawn as a grid`,
+
+  mount({ bs, panel, wide, pause }) {
+    panel.innerHTML = PANEL;
+    wide.innerHTML = WIDE;
+    lab = new DropLab(bs);
+    curve = new CurveCard(lab);
+    measure = new MeasureCard(lab, { before: pause });
+  },
+
+  loaded(params, stats) {
+    lab.loaded(params, stats);
+    curve.update();
+    measure.update();
+  },
+
+  notes(params, stats) {
+    lab.loaded(params, stats);
+    return lab.notes(params, stats);
+  },
+  disabled: (params) => [...(params.op === 'vacuum' ? ['transactions'] : []), ...(params.policy === 'pg14' ? [] : ['threshold'])],
+  update: (s) => lab.update(s),
+
+  theme() {
+    curve.redraw();
+    measure.redraw();
+  },
+
+  unmount() {
+    if (curve) curve.cancel();
+    if (measure) measure.cancel();
+    lab = curve = measure = null;
+  },
+};

@@ -1,0 +1,29 @@
+// Free play's page: its introduction and the notes under its controls. Everything else
+// (form, counters, legend, playback) is the page's own, built from the lab's tables.
+
+import { count } from '../../format.js';
+
+// EXACT_LIMIT is the largest pool drawn one cell per buffer (wasm/grid: MaxFlashBuffers).
+const EXACT_LIMIT = 131072;
+
+export default {
+  intro: '<p>PostgreSQL\'s shared buffer pool, live: pages arrive, the clock sweep picks victims, dirty pages wait for the write-ahead log.</p>',
+  settingsTitle: 'Pool and workload',
+
+  // speed is free play's speed when the address names none, as wasm/playback's Default
+  // and DefaultReduced.
+  speed: (stats, reduced) => (reduced ? 100 : 1000),
+
+  notes(params, stats) {
+    const nb = stats.nbuffers;
+    if (nb <= EXACT_LIMIT) return {};
+    const bytes = nb * 96;
+    const mem = bytes > 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.round(bytes / 1e6)} MB`;
+    return {
+      shared_buffers: `${count(nb)} buffers are drawn several to a pixel; zoom in to see single buffers. The simulation needs about ${mem} of memory in your browser, which a phone may not have.`,
+      'shared_buffers:warn': nb > 4 * 1024 * 1024,
+    };
+  },
+
+  hidden: (params) => (params.distribution === 'zipfian' ? [] : ['zipf_s']),
+};
