@@ -6,6 +6,7 @@
 //	go run ./build dist [-out dist] [-site site] [-brotli-quality 9]
 //	go run ./build serve [-addr 127.0.0.1:8080] [-public] [dist flags]
 //	go run ./build bench-report -native FILE -wasm FILE [-out docs/benchmarks.md]
+//	go run ./build typings [-out site/js/bufferscope.d.ts]
 //
 // dist compiles ./wasm (the app) and ./wasm/worker (the experiment worker's
 // program), bundles every site/js/<name>.js that a page loads with
@@ -45,6 +46,7 @@ var commands = []command{
 	{"dist", "build the site into dist/", runDist},
 	{"serve", "build the site and serve it on a loopback address", runServe},
 	{"bench-report", "write docs/benchmarks.md from go test -bench output", runBenchReport},
+	{"typings", "write site/js/bufferscope.d.ts from the labs' tables", runTypings},
 }
 
 // errUsage reports a command line that was wrong; the message is already printed.
