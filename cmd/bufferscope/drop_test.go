@@ -4,13 +4,18 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/lab"
 	"github.com/bufferscope/bufferscope/sim/labs/drop"
 )
+
+// dropColumns are the columns of bufferscope drop: the drop lab's Row.
+var dropColumns = mustColumns(drop.Row{})
 
 // dropRows invokes bufferscope drop with args and --format csv, and returns its rows as maps
 // from column name to text.
@@ -265,14 +270,16 @@ func TestDropRejectsBadInput(t *testing.T) {
 		{[]string{"--tables", "1xNB/0"}, `--tables "1xNB/0": not COUNTxNB/k with a whole k`},
 		{[]string{"--tables", "1x1,"}, `--tables "1x1,": `},
 		{[]string{"--tables", "100001x1"}, `--tables "100001x1": more than 100000 relations in all`},
-		{[]string{"--tables", "60000x1,40001x1"}, `--tables "60000x1,40001x1": 100001 relations in all; at most 100000`},
-		{[]string{"--tables", "60000x1", "--tables", "40001x1"}, `--tables "60000x1,40001x1": 100001 relations`},
+		{[]string{"--tables", "60000x1,40001x1"}, `--tables "60000x1,40001x1": more than 100000 relations in all`},
+		// --tables takes one value, its groups separated by commas: giving it twice is a
+		// mistake, not a longer list.
+		{[]string{"--tables", "60000x1", "--tables", "40001x1"}, `--tables "40001x1": --tables is already "60000x1": it takes one value`},
 		{[]string{"--tables", "100000x2000"}, `--tables "100000x2000": 200000000 blocks in all at shared_buffers 128MB; at most 134217728`},
 		{[]string{"--op", "delete"}, `--op "delete": not drop, truncate or vacuum`},
 		{[]string{"--transactions", "some"}, `--transactions "some": not per-relation or single`},
-		{[]string{"--op", "vacuum", "--transactions", "single"}, "--transactions single: VACUUM cannot run inside a transaction block"},
+		{[]string{"--op", "vacuum", "--transactions", "single"}, `--transactions "single": VACUUM cannot run inside a transaction block`},
 		{[]string{"--mode", "standby"}, `--mode "standby": not recovery or primary`},
-		{[]string{"--policy", "pg12"}, `--policy "pg12": not pg13, pg14 or lookup`},
+		{[]string{"--policy", "pg12"}, `--policy "pg12": not pg14, pg13 or lookup`},
 		{[]string{"--policy", "pg13,pg12"}, `--policy "pg12": `},
 		{[]string{"--policy", ""}, `--policy "": `},
 		{[]string{"--threshold", "NB/0"}, `--threshold "NB/0": not NB/k`},
@@ -284,7 +291,7 @@ func TestDropRejectsBadInput(t *testing.T) {
 		{[]string{"--nope"}, "unknown flag --nope"},
 		{[]string{"--steps", "10"}, "unknown flag --steps"},
 		{[]string{"--tables"}, "--tables needs a value"},
-		{[]string{"--tables", "1x1", "extra"}, `unexpected argument "extra": values follow their flag, as in --tables 1000x1`},
+		{[]string{"--tables", "1x1", "extra"}, `unexpected argument "extra": values follow their flag, as in --shared-buffers 128MB`},
 		{[]string{"1x1"}, `unexpected argument "1x1"`},
 	}
 	for _, tt := range tests {
@@ -305,21 +312,33 @@ func fakeReproduction(checks ...drop.TargetCheck) *drop.Reproduction {
 	return r
 }
 
-// fakeReproduce replaces drop.Reproduce, which takes over a minute and 3.5GB, with one that
-// reports progress twice and returns r, for the rest of the test.
+// fakeReproducer is the drop lab's experiment with a reproduction that reports progress
+// twice and returns r, instead of the real one, which takes over a minute and 3.5GB.
+type fakeReproducer struct {
+	lab.Experiment
+	r     *drop.Reproduction
+	calls *int
+}
+
+func (f fakeReproducer) Reproduce(w, progress io.Writer) (bool, error) {
+	*f.calls++
+	fmt.Fprint(progress, "reproducing: table A: first\nreproducing: table B: last\n")
+	_, err := io.WriteString(w, f.r.Markdown())
+	return f.r.Passed(), err
+}
+
+// fakeReproduce replaces the drop lab's reproduction with a fakeReproducer returning r, for
+// the rest of the test, and returns the count of its calls.
 func fakeReproduce(t *testing.T, r *drop.Reproduction) *int {
 	calls := new(int)
-	saved := reproduceDrop
-	reproduceDrop = func(cost sim.CostModel, progress func(string)) (*drop.Reproduction, error) {
-		*calls++
-		if cost != (sim.CostModel{}) {
-			t.Errorf("reproduction under cost model %+v, want the default", cost)
+	saved := experimentOf
+	experimentOf = func(l lab.Lab) lab.Experiment {
+		if l.Info().Command == "drop" {
+			return fakeReproducer{Experiment: l.Experiment(), r: r, calls: calls}
 		}
-		progress("table A: first")
-		progress("table B: last")
-		return r, nil
+		return l.Experiment()
 	}
-	t.Cleanup(func() { reproduceDrop = saved })
+	t.Cleanup(func() { experimentOf = saved })
 	return calls
 }
 
@@ -335,7 +354,7 @@ func TestDropReproduce(t *testing.T) {
 	}{
 		{"all pass", []drop.TargetCheck{pass, pass}, 0, wantErr},
 		{"one fails", []drop.TargetCheck{pass, fail}, 1,
-			wantErr + "bufferscope drop: 1 of 2 targets of the published measurements missed\n"},
+			wantErr + "bufferscope drop: targets of the published measurements missed; the table above marks them\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rep := fakeReproduction(tt.checks...)
@@ -397,7 +416,7 @@ func TestDropUsageDocumentsEveryFlag(t *testing.T) {
 	usage := invoke("drop", "--help").stdout
 	_, examples, _ := strings.Cut(usage, "\nExamples:\n")
 	examples, flags, _ := strings.Cut(examples, "\nFlags:\n")
-	for _, name := range newDropFlags().order {
+	for _, name := range newLabFlags(commandNamed(t, "drop")).order {
 		if !strings.Contains(flags, "  --"+name+" ") {
 			t.Errorf("usage lacks --%s", name)
 		}

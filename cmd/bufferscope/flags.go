@@ -6,11 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
-
-	"github.com/bufferscope/bufferscope/sim"
 )
 
 // usageError is bad input on the command line: an unknown flag, a malformed or out-of-range
@@ -26,14 +23,15 @@ func usagef(format string, args ...any) error {
 
 // flagSet holds the flags of one subcommand. It wraps flag.FlagSet, so both --name and
 // -name work, and adds three things: a bad value is reported in the words of its parser
-// (`--seed "x": not a whole number`), Set reports which flags the command line gave, and
-// usage lists the flags in the order they were defined, with -- names.
+// (`--format "x": not markdown, csv or json`), Set reports which flags the command line
+// gave, and usage lists the flags in the order they were defined, with -- names.
 type flagSet struct {
 	fs    *flag.FlagSet
 	about string   // usage text above the flag list
 	order []string // flag names in definition order
 	bad   error    // the first bad value Parse met
-	// example is a flag with its value, for the hint about a stray argument: "--steps 1000".
+	// example is a flag with its value, for the hint about a stray argument:
+	// "--shared-buffers 128MB".
 	example string
 }
 
@@ -50,6 +48,8 @@ type textValue struct {
 	parse func(string) error
 	// boolean marks a flag that takes no value: --name alone means --name=true.
 	boolean bool
+	// arg names the value in the usage: "--name arg".
+	arg string
 }
 
 func (v *textValue) String() string { return v.text }
@@ -65,33 +65,19 @@ func (v *textValue) Set(s string) error {
 	return nil
 }
 
-// itemError is a problem with one item of a list flag; the message quotes the item rather
-// than the whole list.
-type itemError struct {
-	item string
-	err  error
-}
-
-func (e *itemError) Error() string { return e.err.Error() }
-
-// define registers flag name with default text def, or none when def is "". parse reads a
-// value into the caller's variable; it is called first with def, which must parse.
-func (f *flagSet) define(name, def, usage string, parse func(string) error) {
-	if def != "" {
-		if err := parse(def); err != nil {
-			panic(fmt.Sprintf("flag --%s: default %q: %v", name, def, err))
-		}
+// define registers flag name, whose value the usage calls arg, with default text def, or
+// none when def is "". parse reads a value into the caller's variable; it is not called
+// for the default. It panics if the flag is already defined, which is a bug in whatever
+// declared the flags.
+func (f *flagSet) define(name, arg, def, usage string, parse func(string) error) {
+	if f.fs.Lookup(name) != nil {
+		panic(fmt.Sprintf("flag --%s defined twice", name))
 	}
-	v := &textValue{text: def}
+	v := &textValue{text: def, arg: arg}
 	v.parse = func(s string) error {
 		err := parse(s)
 		if err != nil && f.bad == nil {
-			quoted := s
-			var ie *itemError
-			if errors.As(err, &ie) {
-				quoted = ie.item
-			}
-			f.bad = usagef("--%s %q: %v", name, quoted, err)
+			f.bad = usagef("--%s %q: %v", name, s, err)
 		}
 		return err
 	}
@@ -103,7 +89,7 @@ func (f *flagSet) define(name, def, usage string, parse func(string) error) {
 // --name=false leaves it off.
 func (f *flagSet) Bool(name, usage string) *bool {
 	p := new(bool)
-	f.define(name, "", usage, func(s string) error {
+	f.define(name, "", "", usage, func(s string) error {
 		v, err := strconv.ParseBool(s)
 		if err != nil {
 			return errors.New("not true or false")
@@ -112,113 +98,6 @@ func (f *flagSet) Bool(name, usage string) *bool {
 		return nil
 	})
 	f.fs.Lookup(name).Value.(*textValue).boolean = true
-	return p
-}
-
-// Uint64 defines a flag holding a whole number from 0 to 2^64−1.
-func (f *flagSet) Uint64(name string, def uint64, usage string) *uint64 {
-	p := new(uint64)
-	f.define(name, strconv.FormatUint(def, 10), usage, func(s string) error {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			return fmt.Errorf("not a whole number from 0 to %d", uint64(math.MaxUint64))
-		}
-		*p = n
-		return nil
-	})
-	return p
-}
-
-// Int defines a flag holding a whole number that check, if not nil, accepts.
-func (f *flagSet) Int(name string, def int, usage string, check func(int) error) *int {
-	p := new(int)
-	f.define(name, strconv.Itoa(def), usage, func(s string) error {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return errors.New("not a whole number")
-		}
-		if check != nil {
-			if err := check(n); err != nil {
-				return err
-			}
-		}
-		*p = n
-		return nil
-	})
-	return p
-}
-
-// Float defines a flag holding a finite number that check, if not nil, accepts. A def of NaN
-// means no default.
-func (f *flagSet) Float(name string, def float64, usage string, check func(float64) error) *float64 {
-	p := new(float64)
-	text := ""
-	if !math.IsNaN(def) {
-		text = strconv.FormatFloat(def, 'g', -1, 64)
-	}
-	f.define(name, text, usage, func(s string) error {
-		x, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return errors.New("not a number")
-		}
-		if check != nil {
-			if err := check(x); err != nil {
-				return err
-			}
-		}
-		*p = x
-		return nil
-	})
-	return p
-}
-
-// between returns a check for Int that accepts lo to hi.
-func between(lo, hi int) func(int) error {
-	return func(n int) error {
-		if n < lo || n > hi {
-			return fmt.Errorf("not between %d and %d", lo, hi)
-		}
-		return nil
-	}
-}
-
-// Choice defines a flag holding one of a fixed set of words.
-func (f *flagSet) Choice(name, def string, choices []string, usage string) *string {
-	p := new(string)
-	f.define(name, def, usage, func(s string) error {
-		for _, c := range choices {
-			if s == c {
-				*p = s
-				return nil
-			}
-		}
-		return fmt.Errorf("not %s", orList(choices))
-	})
-	return p
-}
-
-// List defines a flag holding a comma-separated list. Each item is kept as written, without
-// surrounding spaces, after check accepts it. Giving the flag again appends to the list given
-// so far; the default applies only when the flag is not given.
-func (f *flagSet) List(name, def, usage string, check func(string) error) *[]string {
-	p := new([]string)
-	f.define(name, def, usage, func(s string) error {
-		items := strings.Split(s, ",")
-		for i := range items {
-			items[i] = strings.TrimSpace(items[i])
-			if items[i] == "" {
-				return errors.New("has an empty item; separate items by single commas")
-			}
-			if err := check(items[i]); err != nil {
-				return &itemError{item: items[i], err: err}
-			}
-		}
-		if !f.Set(name) { // the default, or the first time the command line gives the flag
-			*p = nil
-		}
-		*p = append(*p, items...)
-		return nil
-	})
 	return p
 }
 
@@ -311,12 +190,11 @@ func (f *flagSet) writeUsage(w io.Writer) error {
 	width := 0
 	for _, name := range f.order {
 		fl := f.fs.Lookup(name)
-		arg, usage := flag.UnquoteUsage(fl)
 		left := "--" + name
-		if arg != "" {
+		if arg := fl.Value.(*textValue).arg; arg != "" {
 			left += " " + arg
 		}
-		words := strings.Fields(usage)
+		words := strings.Fields(fl.Usage)
 		if fl.DefValue != "" {
 			words = append(words, fmt.Sprintf("(default %s)", fl.DefValue))
 		}
@@ -341,15 +219,5 @@ func (f *flagSet) writeUsage(w io.Writer) error {
 		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// simProblem returns what sim found wrong with a value, without the value itself, so the
-// message can name the flag first.
-func simProblem(err error) error {
-	var ve *sim.ValueError
-	if errors.As(err, &ve) {
-		return errors.New(ve.Problem)
-	}
 	return err
 }

@@ -4,64 +4,14 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/bufferscope/bufferscope/sim"
 )
-
-func TestListFlag(t *testing.T) {
-	var checked []string
-	newSet := func() (*flagSet, *[]string) {
-		f := newFlagSet("test", "Usage: test\n")
-		l := f.List("sizes", "a,b", "`list` of words", func(s string) error {
-			checked = append(checked, s)
-			if s == "bad" {
-				return errors.New("not good")
-			}
-			return nil
-		})
-		return f, l
-	}
-	tests := []struct {
-		args []string
-		want []string
-	}{
-		{nil, []string{"a", "b"}},
-		{[]string{"--sizes", "c"}, []string{"c"}},
-		{[]string{"--sizes", " c , d", "-sizes", "e"}, []string{"c", "d", "e"}},
-		{[]string{"-sizes=b,b"}, []string{"b", "b"}},
-	}
-	for _, tt := range tests {
-		f, l := newSet()
-		if err := f.Parse(tt.args, io.Discard); err != nil {
-			t.Errorf("%q: %v", tt.args, err)
-			continue
-		}
-		if !slices.Equal(*l, tt.want) {
-			t.Errorf("%q: list %q, want %q", tt.args, *l, tt.want)
-		}
-		if got := f.Set("sizes"); got != (tt.args != nil) {
-			t.Errorf("%q: Set = %v", tt.args, got)
-		}
-	}
-	if !slices.Contains(checked, "d") {
-		t.Errorf("check saw %q, never the item d", checked)
-	}
-
-	f, _ := newSet()
-	err := f.Parse([]string{"--sizes", "a,bad"}, io.Discard)
-	var ue *usageError
-	if !errors.As(err, &ue) || ue.Error() != `--sizes "bad": not good` {
-		t.Errorf("bad item: error %v, want a usage error quoting the item", err)
-	}
-}
 
 func TestParseHelpWritesUsage(t *testing.T) {
 	f := newFlagSet("test", "Usage: test [flags]\n")
-	f.Int("count", 3, "`n` things", nil)
-	f.Float("ratio", 0.5, "a `ratio`", nil)
+	f.define("count", "n", "3", "n things", func(string) error { return nil })
+	f.define("ratio", "ratio", "0.5", "a ratio", func(string) error { return nil })
 	var out strings.Builder
 	if err := f.Parse([]string{"--help"}, &out); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("Parse(--help) = %v, want flag.ErrHelp", err)
@@ -90,15 +40,6 @@ func TestUsageFitsWidth(t *testing.T) {
 	}
 }
 
-func TestSimProblem(t *testing.T) {
-	if got := simProblem(&sim.ValueError{Value: "12XB", Problem: "not a size"}).Error(); got != "not a size" {
-		t.Errorf("simProblem gave %q, want %q", got, "not a size")
-	}
-	if got := simProblem(errors.New("something else")).Error(); got != "something else" {
-		t.Errorf("simProblem changed an unquoted message to %q", got)
-	}
-}
-
 func TestBoolFlag(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -117,7 +58,7 @@ func TestBoolFlag(t *testing.T) {
 	for _, tt := range tests {
 		f := newFlagSet("test", "Usage: test\n")
 		f.example = "--count 1"
-		f.Int("count", 0, "`n` things", nil)
+		f.define("count", "n", "0", "n things", func(string) error { return nil })
 		on := f.Bool("on", "turn it `on`")
 		err := f.Parse(tt.args, io.Discard)
 		switch {

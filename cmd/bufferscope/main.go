@@ -8,29 +8,29 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/bufferscope/bufferscope/sim/lab"
+	"github.com/bufferscope/bufferscope/sim/labs"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// command is one subcommand of bufferscope.
+// command is one subcommand of bufferscope: a lab's headless experiment.
 type command struct {
-	name    string
+	name    string // the lab's Info().Command
 	summary string // one line for the command list
-	// flags returns the command's flags, for hints that name the command a flag belongs to.
-	flags func() *flagSet
-	// main parses args and does the work, printing its result to stdout and any progress to
-	// stderr. It returns flag.ErrHelp after printing its usage for --help, and a *usageError
-	// for bad input.
-	main func(args []string, stdout, stderr io.Writer) error
+	lab     lab.Lab
 }
 
-// commands are the subcommands, in the order the usage lists them.
-var commands = []command{
-	{"run", "run the free-play workload and print its counters",
-		func() *flagSet { return newRunFlags().flagSet }, runMain},
-	{"drop", "replay dropping relations' buffers under each drop policy",
-		func() *flagSet { return newDropFlags().flagSet }, dropMain},
-}
+// commands are the subcommands, one per lab of labs.All, in its order.
+var commands = func() []command {
+	out := make([]command, len(labs.All))
+	for i, l := range labs.All {
+		info := l.Info()
+		out[i] = command{name: info.Command, summary: info.Summary, lab: l}
+	}
+	return out
+}()
 
 // run is the whole command, given its arguments without the program name. It returns the
 // exit status: 0 after success or help, 1 when the work failed, 2 for bad usage.
@@ -52,7 +52,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	i := slices.IndexFunc(commands, func(c command) bool { return c.name == name })
 	switch {
 	case i < 0 && strings.HasPrefix(name, "-"):
-		msg := fmt.Sprintf("unknown flag %s: flags follow a command, as in 'bufferscope run --steps 1000'", name)
+		msg := fmt.Sprintf("unknown flag %s: flags follow a command, as in 'bufferscope %s %s'",
+			name, commands[0].name, newLabFlags(commands[0]).example)
 		if owners := flagOwners(name); owners != "" {
 			msg = fmt.Sprintf("unknown flag %s: flags follow a command, and --%s is a flag of %s", name, flagName(name), owners)
 		}
@@ -65,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "", msg)
 	}
 	c := commands[i]
-	err := c.main(rest, stdout, stderr)
+	err := labMain(c, rest, stdout, stderr)
 	var bad *usageError
 	switch {
 	case err == nil || errors.Is(err, flag.ErrHelp):
@@ -90,7 +91,7 @@ func flagOwners(arg string) string {
 	name := flagName(arg)
 	var owners []string
 	for _, c := range commands {
-		if name != "" && c.flags().fs.Lookup(name) != nil {
+		if name != "" && newLabFlags(c).fs.Lookup(name) != nil {
 			owners = append(owners, "'bufferscope "+c.name+"'")
 		}
 	}
@@ -110,8 +111,12 @@ func writeUsage(w io.Writer) {
 	fmt.Fprint(w, "Usage: bufferscope <command> [flags]\n\n"+
 		"Bufferscope simulates PostgreSQL's shared buffer manager and prints what it\n"+
 		"counted as Markdown, CSV or JSON.\n\nCommands:\n")
+	width := 6
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-6s %s\n", c.name, c.summary)
+		width = max(width, len(c.name))
+	}
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-*s %s\n", width, c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nRun 'bufferscope <command> --help' for the flags of a command.\n")
 }

@@ -44,6 +44,18 @@ func checkUsageError(t *testing.T, r invocation, prefix, want, hint string) {
 	}
 }
 
+// commandNamed returns the subcommand called name.
+func commandNamed(t *testing.T, name string) command {
+	t.Helper()
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	t.Fatalf("no command %q", name)
+	return command{}
+}
+
 func TestHelpGoesToStdout(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"-help"}, {"-h"}, {"help"}} {
 		r := invoke(args...)
@@ -82,7 +94,7 @@ func TestUnknownCommand(t *testing.T) {
 		"unknown flag --steps: flags follow a command, and --steps is a flag of 'bufferscope run'",
 		"Run 'bufferscope --help' for usage.")
 	checkUsageError(t, invoke("--frob"), "bufferscope: ",
-		"unknown flag --frob: flags follow a command, as in 'bufferscope run --steps 1000'",
+		"unknown flag --frob: flags follow a command, as in 'bufferscope run --shared-buffers 128MB'",
 		"Run 'bufferscope --help' for usage.")
 }
 

@@ -1,18 +1,19 @@
 package main
 
 import (
-	"cmp"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/free"
 )
+
+// runColumns are the columns of bufferscope run: free play's Row.
+var runColumns = mustColumns(free.Row{})
 
 // runRows invokes bufferscope run with args and --format csv, and returns its rows as maps
 // from column name to text.
@@ -66,19 +67,23 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{[]string{"--seed", "-1"}, `--seed "-1": `},
 		{[]string{"--version", "13"}, `--version "13": `},
 		{[]string{"--version", "x"}, `--version "x": `},
-		{[]string{"--shared-buffers", "1MB", "--clients", tooMany}, "shared_buffers 1MB: clients " + tooMany},
+		// The table's words, as the page shows them for the same value.
+		{[]string{"--shared-buffers", "1MB", "--clients", tooMany},
+			`--clients "` + tooMany + `": not between 0 and 64 (at most half of the 128 buffers: every client holds a pin)`},
+		{[]string{"--shared-buffers", "1MB,256kB", "--clients", "20"}, `--clients "20": not between 0 and 16 (at most half of the 32 buffers`},
 		{[]string{"--clients", "1.5"}, `--clients "1.5": `},
 		{[]string{"--updates", "101"}, "101"},
 		{[]string{"--os-cache", "-1"}, "-1"},
-		{[]string{"--bgwriter-lru-maxpages", "-1"}, "-1"},
+		{[]string{"--bgwriter-lru-maxpages", "-1"}, `--bgwriter-lru-maxpages "-1": not between 0 and 1073741823`},
+		{[]string{"--bgwriter-lru-maxpages", "1073741824"}, `--bgwriter-lru-maxpages "1073741824": not between 0 and 1073741823`},
 		{[]string{"--distribution", "pareto"}, `--distribution "pareto": `},
 		{[]string{"--zipf-s", "1"}, "zipf"},
 		{[]string{"--zipf-s", "NaN"}, `--zipf-s "NaN": `},
 		{[]string{"--steps", "-1"}, `--steps "-1": `},
-		{[]string{"--steps", "1e3"}, `--steps "1e3": `},
 		{[]string{"--seconds", "-0.5"}, `--seconds "-0.5": `},
 		{[]string{"--seconds", "Inf"}, `--seconds "Inf": `},
-		{[]string{"--steps", "10", "--seconds", "1"}, "--steps and --seconds"},
+		{[]string{"--seconds", "1000001"}, `--seconds "1000001": not between 0 and 1000000`},
+		{[]string{"--seed", "1", "--seed", "2"}, `--seed "2": --seed is already "1": it takes one value`},
 		{[]string{"--format", "xml"}, `--format "xml": `},
 		{[]string{"--nope"}, "unknown flag --nope"},
 		{[]string{"--steps"}, "--steps needs a value"},
@@ -239,6 +244,14 @@ func TestRunFlagsReachTheSimulation(t *testing.T) {
 	}
 }
 
+// TestRunStepsAsTheTableReadsThem checks that --steps takes what the table takes: a whole
+// number written in any form the page's address accepts.
+func TestRunStepsAsTheTableReadsThem(t *testing.T) {
+	if row := runRows(t, "--shared-buffers", "1MB", "--steps", "1e3")[0]; row["steps"] != "1000" {
+		t.Errorf("--steps 1e3 ran %s steps, want 1000", row["steps"])
+	}
+}
+
 func TestRunClientsUpToHalfThePool(t *testing.T) {
 	n, _ := sim.SharedBuffersToNBuffers("256kB")
 	row := runRows(t, "--shared-buffers", "256kB", "--clients", strconv.Itoa(n/2), "--steps", "200")[0]
@@ -261,112 +274,18 @@ func TestRunSeconds(t *testing.T) {
 				row["steps"], again["hash"], again["modelled_seconds"], secs, row["hash"], row["modelled_seconds"])
 		}
 	}
-	if row := runRows(t, "--shared-buffers", "1MB", "--seconds", "0")[0]; row["steps"] != "0" {
-		t.Errorf("--seconds 0 ran %s steps", row["steps"])
+	// --seconds above 0 replaces --steps; 0, its default, leaves --steps in force.
+	if row := runRows(t, "--shared-buffers", "1MB", "--seconds", "0", "--steps", "7")[0]; row["steps"] != "7" {
+		t.Errorf("--seconds 0 --steps 7 ran %s steps, want 7", row["steps"])
+	}
+	both := runRows(t, "--shared-buffers", "1MB", "--steps", "10", "--seconds", "0.004")[0]
+	if alone := runRows(t, "--shared-buffers", "1MB", "--seconds", "0.004")[0]; both["hash"] != alone["hash"] || both["steps"] != alone["steps"] {
+		t.Errorf("--steps 10 --seconds 0.004 ran %s steps to %s; --seconds 0.004 alone %s to %s",
+			both["steps"], both["hash"], alone["steps"], alone["hash"])
 	}
 	short := number(t, runRows(t, "--shared-buffers", "1MB", "--seconds", "0.002")[0], "steps")
 	long := number(t, runRows(t, "--shared-buffers", "1MB", "--seconds", "0.004")[0], "steps")
 	if !(short < long) {
 		t.Errorf("0.002 s took %v steps and 0.004 s %v; want fewer for less time", short, long)
-	}
-}
-
-// fakeSim is a stepper whose clock is a function of the step count. It refuses to run past
-// limit steps (fakeLimit when zero), so a stepping loop that never ends fails instead of
-// hanging the test.
-type fakeSim struct {
-	limit    uint64
-	steps    uint64
-	clock    func(steps uint64) sim.Duration
-	calls    int
-	maxBatch int
-	err      error
-}
-
-const fakeLimit = 50_000_000
-
-func (f *fakeSim) Step(n int) error {
-	if f.err != nil {
-		return f.err
-	}
-	limit := cmp.Or(f.limit, fakeLimit)
-	if f.steps+uint64(n) > limit {
-		return fmt.Errorf("runaway: more than %d steps", limit)
-	}
-	f.calls++
-	f.maxBatch = max(f.maxBatch, n)
-	f.steps += uint64(n)
-	return nil
-}
-
-func (f *fakeSim) Now() sim.Duration { return f.clock(f.steps) }
-func (f *fakeSim) Stats() sim.Stats  { return sim.Stats{Steps: f.steps} }
-
-// TestStepUntilMatchesNaive checks the batched stepUntil against stepping one at a time, on
-// clocks shaped like the simulation's: steady, tied at the start (every client starts at
-// time 0), speeding up as the cache warms, and slowing down.
-func TestStepUntilMatchesNaive(t *testing.T) {
-	us := func(x float64) sim.Duration { return sim.Duration(x * float64(sim.Microsecond)) }
-	clocks := map[string]func(n uint64) sim.Duration{
-		"steady": func(n uint64) sim.Duration { return us(float64(n)) },
-		"tied start": func(n uint64) sim.Duration {
-			if n <= 8 {
-				return 0
-			}
-			return us(float64(n-9)) + sim.Nanosecond
-		},
-		"speeding up":  func(n uint64) sim.Duration { return us(1000 * math.Sqrt(float64(n))) },
-		"slowing down": func(n uint64) sim.Duration { return us(float64(n) * (1 + float64(n)/4e6)) },
-	}
-	for name, clock := range clocks {
-		for _, target := range []sim.Duration{0, sim.Nanosecond, 50 * sim.Microsecond, 300 * sim.Millisecond, 2 * sim.Second} {
-			var want uint64
-			for clock(want) < target {
-				want++
-			}
-			f := &fakeSim{clock: clock}
-			if err := stepUntil(f, target); err != nil {
-				t.Errorf("%s to %v: %v", name, target, err)
-				continue
-			}
-			if f.steps != want {
-				t.Errorf("%s to %v: stopped after %d steps, want %d", name, target, f.steps, want)
-			}
-			// Single steps near the start and the end (more when the clock speeds up and the
-			// mean rate underestimates what remains), batches between.
-			if bound := 4 * untilShare * untilMinBatch; f.calls > bound {
-				t.Errorf("%s to %v: %d Step calls for %d steps; want at most %d", name, target, f.calls, want, bound)
-			}
-		}
-	}
-}
-
-func TestStepUntilGivesUpWhenTheClockStops(t *testing.T) {
-	for name, clock := range map[string]func(uint64) sim.Duration{
-		"never moves":  func(uint64) sim.Duration { return 0 },
-		"stops at 1ms": func(n uint64) sim.Duration { return sim.Duration(min(n, 1000)) * sim.Microsecond },
-	} {
-		f := &fakeSim{clock: clock}
-		err := stepUntil(f, sim.Second)
-		if err == nil || !strings.Contains(err.Error(), "stopped") {
-			t.Errorf("%s: error %v, want one saying the clock stopped", name, err)
-		}
-	}
-	boom := errors.New("boom")
-	f := &fakeSim{clock: func(uint64) sim.Duration { return 0 }, err: boom}
-	if err := stepUntil(f, sim.Second); !errors.Is(err, boom) {
-		t.Errorf("error %v, want the Step error", err)
-	}
-}
-
-func TestStepNSplitsLongRuns(t *testing.T) {
-	const n = 2*sim.MaxStepsPerCommand + 5
-	f := &fakeSim{clock: func(uint64) sim.Duration { return 0 }, limit: n}
-	if err := stepN(f, n); err != nil {
-		t.Fatal(err)
-	}
-	if f.steps != n || f.maxBatch > sim.MaxStepsPerCommand || f.calls != 3 {
-		t.Errorf("%d steps in %d calls of at most %d; want %d in 3 of at most %d",
-			f.steps, f.calls, f.maxBatch, n, sim.MaxStepsPerCommand)
 	}
 }
