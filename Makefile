@@ -46,9 +46,11 @@ guard:
 		exit 1; \
 	fi
 
-# unit runs every Go test natively; browser tests skip themselves unless BUFFERSCOPE_BROWSER_TESTS=1.
+# unit runs every Go test natively, with the published reproductions (100GB pools) that a
+# plain go test ./... skips to stay quick; browser tests skip themselves unless
+# BUFFERSCOPE_BROWSER_TESTS=1.
 unit:
-	go test ./...
+	BUFFERSCOPE_REPRODUCE=1 go test ./...
 
 # wasmtest runs sim's tests, and the experiment worker's, as WebAssembly under node, the way the
 # page runs them; -short skips the published-table reproductions, whose 100GB pools are tested natively.
