@@ -9,7 +9,9 @@ import (
 var table = &Table{Params: []Param{
 	{Key: "size", Kind: Int, Default: "100", Min: 10, Max: 1000},
 	{Key: "clients", Kind: Int, Default: "8", Min: 0, Max: 1000,
-		Bounds: func(v Values) (float64, float64, string) { return 0, float64(v.Int("size") / 2), "at most half of size" }},
+		Bounds: func(v Values) (float64, float64, string) {
+			return 0, float64(v.Int("size") / 2), "at most half of size"
+		}},
 	{Key: "skew", Kind: Float, Default: "1.1", Min: 1.001, Max: 1000},
 	{Key: "seed", Kind: Uint, Default: "1"},
 	{Key: "mode", Kind: Choice, Default: "a", Choices: []Option{{Value: "a"}, {Value: "b"}}},
