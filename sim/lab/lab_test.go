@@ -1,0 +1,60 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+)
+
+type inner struct {
+	A uint64 `counter:"a" label:"A" format:"count"`
+}
+
+type outer struct {
+	inner
+	B float64 `counter:"b" label:"B" format:"ratio" of:"a" sub:"true"`
+	C string  `counter:"c" format:"text" hidden:"true"`
+}
+
+func TestDescribeAndValues(t *testing.T) {
+	d := Describe(&outer{})
+	if len(d) != 3 || d[0].Key != "a" || d[1].Of != "a" || !d[1].Sub || !d[2].Hidden || d[2].Label != "c" || d[1].Type != "number" || d[2].Type != "string" {
+		t.Fatalf("described %+v", d)
+	}
+	v := CounterValues(outer{inner{7}, 0.5, "x"})
+	if v["a"] != uint64(7) || v["b"] != 0.5 || v["c"] != "x" || len(v) != 3 {
+		t.Fatalf("values %v", v)
+	}
+}
+
+func TestDescribeRefusesBadTags(t *testing.T) {
+	for _, c := range []any{
+		struct {
+			X int `label:"no key"`
+		}{},
+		struct {
+			X int `counter:"x" format:"percent"`
+		}{},
+		struct {
+			X []int `counter:"x" format:"count"`
+		}{},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.HasPrefix(r.(string), "lab:") {
+					t.Errorf("%T: no panic with a reason (%v)", c, r)
+				}
+			}()
+			Describe(c)
+		}()
+	}
+}
+
+func TestPerRelationLegend(t *testing.T) {
+	l := PerRelation([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i"})
+	if len(l.Roles) != 9 || l.RoleOf(8) != 8 || l.RoleOf(-1) != -1 || l.Roles[8].Light != l.Roles[0].Light {
+		t.Fatalf("legend %+v", l)
+	}
+	if _, ok := l.Mark("hand"); !ok {
+		t.Error("free play's legend lacks the clock hand")
+	}
+}

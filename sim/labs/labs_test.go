@@ -1,0 +1,90 @@
+package labs
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bufferscope/bufferscope/sim/lab"
+)
+
+// TestEveryLabHasTheShape checks each registered lab against the lab shape: its table reads
+// its own defaults without a problem, every parameter is documented, its counters describe
+// themselves and a run's counters have the same type, a run steps with its invariants
+// intact, its legend has a colour for every relation, and its experiment says what it does.
+func TestEveryLabHasTheShape(t *testing.T) {
+	seen := map[string]bool{}
+	for _, l := range All {
+		info := l.Info()
+		t.Run(info.Name, func(t *testing.T) {
+			if info.Name == "" || info.Command == "" || info.Title == "" || info.Summary == "" || seen[info.Name] || seen["cmd:"+info.Command] {
+				t.Fatalf("info %+v is incomplete or repeats another lab's", info)
+			}
+			seen[info.Name], seen["cmd:"+info.Command] = true, true
+			if l.Params() != l.Params() {
+				t.Error("Params returns a different table on each call")
+			}
+			v, problems := l.Params().Parse(nil)
+			if len(problems) > 0 {
+				t.Fatalf("the defaults have problems: %v", problems)
+			}
+			keys := map[string]bool{}
+			for _, p := range l.Params().Params {
+				if p.Doc == "" || p.Key == "" || keys[p.Key] {
+					t.Errorf("parameter %q has no doc, no key, or repeats a key", p.Key)
+				}
+				keys[p.Key] = true
+			}
+			if _, ok := keys["shared_buffers"]; !ok {
+				t.Error("no shared_buffers: every lab has a pool")
+			}
+			counters := lab.Describe(l.Counters())
+			if len(counters) == 0 {
+				t.Fatal("no counters")
+			}
+			v["shared_buffers"] = "1MB" // small, so the test is quick
+			r, err := l.New(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reflect.TypeOf(r.Counters()) != reflect.TypeOf(l.Counters()) {
+				t.Errorf("a run's counters are %T, the lab describes %T", r.Counters(), l.Counters())
+			}
+			s := r.Sim()
+			for range 20 {
+				if err := s.Step(50); err != nil {
+					t.Fatal(err)
+				}
+				if err := r.CheckInvariants(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if s.Stats().Steps == 0 {
+				t.Error("the run took no step")
+			}
+			got := lab.CounterValues(r.Counters())
+			for _, c := range counters {
+				if _, ok := got[c.Key]; !ok {
+					t.Errorf("counter %s has no value", c.Key)
+				}
+			}
+			leg := r.Legend()
+			for i := range s.Relations() {
+				if role := leg.RoleOf(i); role < 0 || role >= len(leg.Roles) {
+					t.Errorf("relation %d has role %d of %d", i, role, len(leg.Roles))
+				}
+			}
+			for _, m := range append(leg.Roles, leg.Marks...) {
+				if m.Key == "" {
+					t.Errorf("a legend entry without a key: %+v", m)
+				}
+			}
+			if !strings.Contains(l.Experiment().About(), "bufferscope "+info.Command) {
+				t.Errorf("the experiment's usage does not name bufferscope %s", info.Command)
+			}
+		})
+	}
+	if _, ok := ByName(All[0].Info().Name); !ok || len(Names()) != len(All) {
+		t.Error("ByName or Names disagree with All")
+	}
+}
