@@ -70,7 +70,7 @@ function receive(w, msg) {
   }
 }
 
-// run asks the worker for a job of kind ("curve", "measure") with params. It returns
+// run asks the worker for the job named kind of the lab params.lab names, with params. It returns
 // {promise, cancel}: the promise resolves to the result, or to null when the job was
 // cancelled, and rejects with a WorkerError. onProgress(done, total, label) follows it.
 export function run(kind, params, onProgress) {

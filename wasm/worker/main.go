@@ -3,16 +3,13 @@
 // Command worker is the WebAssembly program of the site's experiment worker: a Web Worker
 // (site/js/worker/experiments.js) runs it off the page's thread, so a sweep that builds
 // pools of millions of buffers never freezes the page. It has no Ebiten and no screen; it
-// runs package sim's own experiments and sends the results back as plain objects.
+// runs the labs' jobs (lab.Jobber: the drop lab's chart and its measurement on this device)
+// and sends the results back as plain objects.
 //
 // The worker script starts it and then hands it every message from the page:
 //
-//	{type: "curve", id, nbuffers, op, mode, divisors}   modelled time of both drop paths
-//	                                                     against relation size (curve.go)
-//	{type: "measure", id, nbuffers, divisors, reps}     the real scan and lookups timed
-//	                                                     on this device (measure.go)
-//	{type: "cancel", id}                                 stop a job, waiting or running;
-//	                                                     id 0 stops them all
+//	{type: JOB, lab: LAB, id, …arguments}   run lab LAB's job JOB (sim/labs/LAB/jobs.go)
+//	{type: "cancel", id}                    stop a job, waiting or running; id 0 stops them all
 //
 // and it answers with {type: "progress" | "result" | "error" | "cancelled", id, …}. Jobs run
 // one at a time, in the order they came. A running job yields to the worker's event loop

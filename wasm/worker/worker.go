@@ -5,14 +5,15 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"sync/atomic"
 	"syscall/js"
 	"time"
-)
 
-// errCancelled is what a job returns when the page cancelled it.
-var errCancelled = errors.New("cancelled")
+	"github.com/bufferscope/bufferscope/sim/lab"
+	"github.com/bufferscope/bufferscope/sim/labs"
+)
 
 // worker runs the page's jobs one at a time, in the order they came, and posts their
 // messages.
@@ -58,28 +59,19 @@ func (w *worker) handle(msg js.Value) {
 	if v := msg.Get("id"); v.Type() == js.TypeNumber {
 		id = v.Int()
 	}
-	var run func(*job) (map[string]any, error)
-	var err error
-	switch typ {
-	case "cancel":
+	if typ == "cancel" {
 		for jid, j := range w.jobs {
 			if id == 0 || jid == id {
 				j.cancelled.Store(true)
 			}
 		}
 		return
-	case "curve":
-		var req curveRequest
-		if req, err = parseCurveRequest(msg); err == nil {
-			run = func(j *job) (map[string]any, error) { return runCurve(req, j.progress) }
-		}
-	case "measure":
-		var req measureRequest
-		if req, err = parseMeasureRequest(msg); err == nil {
-			run = func(j *job) (map[string]any, error) { return runMeasure(req, clock, j.progress) }
-		}
-	default:
-		err = fmt.Errorf("unknown message type %q", typ)
+	}
+	var run func(*job) (map[string]any, error)
+	fn, err := findJob(msg, typ)
+	if err == nil {
+		args := argsOf(msg)
+		run = func(j *job) (map[string]any, error) { return fn(args, clock, j.progress) }
 	}
 	if _, busy := w.jobs[id]; busy && err == nil {
 		err = fmt.Errorf("job %d is already waiting or running", id)
@@ -107,7 +99,7 @@ func (w *worker) start(id int, kind string, run func(*job) (map[string]any, erro
 		j.lastYield = time.Now()
 		res, err := j.guard(run)
 		switch {
-		case errors.Is(err, errCancelled) || err == nil && j.cancelled.Load():
+		case errors.Is(err, lab.ErrCancelled) || err == nil && j.cancelled.Load():
 			w.post(map[string]any{"type": "cancelled", "id": id, "kind": kind})
 		case err != nil:
 			w.post(map[string]any{"type": "error", "id": id, "kind": kind, "message": err.Error()})
@@ -128,7 +120,7 @@ func (j *job) guard(run func(*job) (map[string]any, error)) (res map[string]any,
 		}
 	}()
 	if j.cancelled.Load() {
-		return nil, errCancelled
+		return nil, lab.ErrCancelled
 	}
 	return run(j)
 }
@@ -157,54 +149,54 @@ func clock() float64 { return performance.Call("now").Float() / 1000 }
 
 // Reading requests.
 
-// intField reads a whole number field of msg within [lo, hi].
-func intField(msg js.Value, name string, lo, hi int) (int, error) {
-	v := msg.Get(name)
-	if v.Type() != js.TypeNumber {
-		return 0, fmt.Errorf("%s must be a number", name)
+// findJob returns the job a message asks for: its lab's job named typ.
+func findJob(msg js.Value, typ string) (lab.Job, error) {
+	name := ""
+	if v := msg.Get("lab"); v.Type() == js.TypeString {
+		name = v.String()
 	}
-	f := v.Float()
-	if f != float64(int64(f)) || f < float64(lo) || f > float64(hi) {
-		return 0, fmt.Errorf("%s %v is not a whole number from %d to %d", name, f, lo, hi)
+	l, ok := labs.ByName(name)
+	if !ok {
+		return nil, fmt.Errorf("message %q names no lab (lab %q is not one of %v)", typ, name, labs.Names())
 	}
-	return int(f), nil
-}
-
-// stringField reads a string field of msg, or def when it is missing.
-func stringField(msg js.Value, name, def string) (string, error) {
-	v := msg.Get(name)
-	switch v.Type() {
-	case js.TypeUndefined, js.TypeNull:
-		return def, nil
-	case js.TypeString:
-		return v.String(), nil
-	}
-	return "", fmt.Errorf("%s must be a string", name)
-}
-
-// intsField reads an array of whole numbers, each within [lo, hi], or def when it is missing.
-func intsField(msg js.Value, name string, lo, hi int, def []int) ([]int, error) {
-	v := msg.Get(name)
-	if v.IsUndefined() || v.IsNull() {
-		return def, nil
-	}
-	if !js.Global().Get("Array").Call("isArray", v).Bool() {
-		return nil, fmt.Errorf("%s must be an array", name)
-	}
-	n := v.Length()
-	if n == 0 || n > maxPoints {
-		return nil, fmt.Errorf("%s must have 1 to %d entries", name, maxPoints)
-	}
-	out := make([]int, n)
-	for i := range out {
-		x := v.Index(i)
-		if x.Type() != js.TypeNumber || x.Float() != float64(int64(x.Float())) || x.Float() < float64(lo) || x.Float() > float64(hi) {
-			return nil, fmt.Errorf("%s[%d] is not a whole number from %d to %d", name, i, lo, hi)
+	j, ok := l.(lab.Jobber)
+	if ok {
+		if fn, ok := j.Jobs()[typ]; ok {
+			return fn, nil
 		}
-		out[i] = x.Int()
 	}
-	return out, nil
+	return nil, fmt.Errorf("lab %q has no job %q", name, typ)
 }
 
-// maxPoints bounds the sizes of one job.
-const maxPoints = 64
+// argsOf reads a message's fields as a job's arguments: numbers, strings, booleans, and
+// arrays of numbers; fields of other types are left out, and the job reports what it lacks.
+func argsOf(msg js.Value) lab.Args {
+	args := lab.Args{}
+	keys := js.Global().Get("Object").Call("keys", msg)
+	for i := range keys.Length() {
+		k := keys.Index(i).String()
+		v := msg.Get(k)
+		switch v.Type() {
+		case js.TypeNumber:
+			args[k] = v.Float()
+		case js.TypeString:
+			args[k] = v.String()
+		case js.TypeBoolean:
+			args[k] = v.Bool()
+		case js.TypeObject:
+			if !js.Global().Get("Array").Call("isArray", v).Bool() || v.Length() > 1024 {
+				continue
+			}
+			list := make([]float64, v.Length())
+			for j := range list {
+				if x := v.Index(j); x.Type() == js.TypeNumber {
+					list[j] = x.Float()
+				} else {
+					list[j] = math.NaN() // not a number: the job refuses it
+				}
+			}
+			args[k] = list
+		}
+	}
+	return args
+}

@@ -3,184 +3,14 @@
 package main
 
 import (
-	"math"
 	"strings"
 	"syscall/js"
 	"testing"
 	"time"
-
-	"github.com/bufferscope/bufferscope/sim"
-	"github.com/bufferscope/bufferscope/sim/labs/drop"
 )
 
 // These tests run as WebAssembly under node (make wasmtest), where syscall/js works as in the
-// worker.
-
-func TestFitLine(t *testing.T) {
-	a, b := fitLine([]float64{1, 2, 4, 8}, []float64{3, 5, 9, 17})
-	if math.Abs(a-1) > 1e-12 || math.Abs(b-2) > 1e-12 {
-		t.Errorf("fitLine of y = 1 + 2x: a = %v, b = %v", a, b)
-	}
-}
-
-// TestCoarseClock: with a clock that steps by 100 µs, a drop of 5 µs reads 0 most of the
-// time and 100 µs once in twenty; the mean finds 5 µs where a median finds 0. A pause of the
-// device is left out.
-func TestCoarseClock(t *testing.T) {
-	var timings []drop.Timing
-	for i := range 200 {
-		x := 0.0
-		if i%20 == 0 {
-			x = 100e-6
-		}
-		timings = append(timings, drop.Timing{Blocks: 1, Scan: 200e-6, Lookup: x})
-	}
-	timings = append(timings, drop.Timing{Blocks: 1, Scan: 200e-6, Lookup: 0.25})
-	s := summarise(512, []int{512}, timings)
-	if got := s.Sizes[0].Lookup; math.Abs(got-5e-6) > 1e-12 {
-		t.Errorf("lookup time with a 100 µs clock = %v, want 5 µs", got)
-	}
-	if s.ClockTick != 100e-6 {
-		t.Errorf("clock tick = %v, want 100 µs", s.ClockTick)
-	}
-}
-
-func TestRobustMean(t *testing.T) {
-	xs := []float64{5, 5, 6, 5, 5, 4, 5, 5, 5, 1000} // one pause of the device
-	if got := robustMean(xs, 4); got != 5 {
-		t.Errorf("robustMean = %v, want 5", got)
-	}
-	if got := robustMean([]float64{1, 2, 3}, 1); got != 2 {
-		t.Errorf("robustMean of 3 = %v, want 2", got)
-	}
-}
-
-// TestSummariseFindsTheCrossover feeds timings of a device that checks a descriptor in 5 ns
-// and looks a block up in 160 ns (the cost model's defaults), so the lookups stop winning at
-// NBuffers/32; then of one whose lookups win up to NBuffers/4 and beyond.
-func TestSummariseFindsTheCrossover(t *testing.T) {
-	const nb = 131072
-	var timings []drop.Timing
-	for range 3 {
-		for _, k := range DefaultDivisors {
-			n := float64(nb / k)
-			timings = append(timings, drop.Timing{Blocks: nb / k, Scan: nb * 5e-9, Lookup: n * 160e-9})
-		}
-	}
-	s := summarise(nb, DefaultDivisors, timings)
-	if len(s.Sizes) != len(DefaultDivisors) || s.Sizes[0].Samples != 3 || s.Sizes[0].Blocks != nb/512 {
-		t.Fatalf("sizes = %+v", s.Sizes)
-	}
-	if math.Abs(s.Crossover-nb/32) > 1e-6 || !s.Within {
-		t.Errorf("crossover = %v blocks (within %v), want %v", s.Crossover, s.Within, nb/32)
-	}
-	if math.Abs(s.PerDescriptor-5e-9) > 1e-15 || math.Abs(s.PerLookup-160e-9) > 1e-15 {
-		t.Errorf("per descriptor %v, per lookup %v; want 5 ns and 160 ns", s.PerDescriptor, s.PerLookup)
-	}
-
-	// A device whose lookups always win: the crossover is where the fitted lines meet,
-	// beyond the sizes measured.
-	timings = timings[:0]
-	for _, k := range DefaultDivisors {
-		n := float64(nb / k)
-		timings = append(timings, drop.Timing{Blocks: nb / k, Scan: nb*5e-9 + n*100e-9, Lookup: n * 110e-9})
-	}
-	s = summarise(nb, DefaultDivisors, timings)
-	if want := nb * 5e-9 / 10e-9; math.Abs(s.Crossover-want) > 1e-3 || s.Within {
-		t.Errorf("lines meeting beyond NB/4: crossover %v (within %v), want %v", s.Crossover, s.Within, want)
-	}
-	if math.Abs(s.PerLookup-10e-9) > 1e-15 {
-		t.Errorf("per lookup beyond the invalidation = %v, want 10 ns", s.PerLookup)
-	}
-}
-
-// TestRunCurveMatchesTheExperiment checks that each point of the chart is the drop lab's
-// experiment for one relation of NBuffers/k blocks, under each policy.
-func TestRunCurveMatchesTheExperiment(t *testing.T) {
-	req := curveRequest{NBuffers: 16384, Op: drop.OpVacuum, InRecovery: true, Divisors: []int{64, 16}}
-	var calls []int
-	out, err := runCurve(req, func(done, total int, _ string, _ bool) bool {
-		calls = append(calls, done, total)
-		return true
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := calls; len(got) != 4 || got[0] != 1 || got[1] != 2 || got[2] != 2 || got[3] != 2 {
-		t.Errorf("progress calls (done, total) = %v, want 1 2 2 2", got)
-	}
-	points := out["points"].([]any)
-	for i, k := range req.Divisors {
-		e := drop.Experiment{NBuffers: req.NBuffers, Tables: []drop.TableGroup{{Count: 1, Divisor: k}}, Op: req.Op, InRecovery: true}
-		want, err := drop.RunExperiment(e, sim.DropPG13, sim.DropLookup)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := points[i].(map[string]any)
-		for j, name := range []string{"scan", "lookup"} {
-			got := p[name].(map[string]any)
-			if got["path"] != want[j].Path || got["seconds"] != want[j].Time.Seconds() ||
-				got["dropSeconds"] != want[j].DropTime.Seconds() || got["lookups"] != float64(want[j].Lookups) {
-				t.Errorf("NB/%d %s: %v, want %+v", k, name, got, want[j])
-			}
-		}
-		if p["blocks"] != req.NBuffers/k {
-			t.Errorf("NB/%d: blocks %v", k, p["blocks"])
-		}
-	}
-	// 16384/64 = 256 blocks is below NB/32 = 512: lookups win; 1024 blocks: the scan wins.
-	scan := func(i int) float64 {
-		return points[i].(map[string]any)["scan"].(map[string]any)["dropSeconds"].(float64)
-	}
-	lookup := func(i int) float64 {
-		return points[i].(map[string]any)["lookup"].(map[string]any)["dropSeconds"].(float64)
-	}
-	if !(lookup(0) < scan(0) && lookup(1) > scan(1)) {
-		t.Errorf("buffer work: NB/64 scan %v lookup %v; NB/16 scan %v lookup %v; want the lookups to win only at NB/64", scan(0), lookup(0), scan(1), lookup(1))
-	}
-}
-
-func TestRunCurveStopsWhenCancelled(t *testing.T) {
-	req := curveRequest{NBuffers: 16384, Op: drop.OpDrop, InRecovery: true, Divisors: DefaultDivisors}
-	n := 0
-	_, err := runCurve(req, func(done, total int, _ string, _ bool) bool {
-		n++
-		return false
-	})
-	if err != errCancelled || n != 1 {
-		t.Errorf("after a cancel: err %v after %d experiments, want errCancelled after 1", err, n)
-	}
-}
-
-// TestRunMeasureRoundRobin measures with a fake clock that advances a fixed amount per
-// reading and checks the sizes, repetitions and summary.
-func TestRunMeasureRoundRobin(t *testing.T) {
-	now := 0.0
-	clock := func() float64 { now += 1e-6; return now }
-	req := measureRequest{NBuffers: 16384, Divisors: []int{512, 64, 4}, Reps: 5}
-	out, err := runMeasure(req, clock, func(done, total int, _ string, _ bool) bool {
-		if total != 15 {
-			t.Fatalf("total = %d, want 15", total)
-		}
-		return true
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sizes := out["sizes"].([]any)
-	if len(sizes) != 3 || out["reps"] != 5 {
-		t.Fatalf("sizes %v reps %v", sizes, out["reps"])
-	}
-	for i, k := range req.Divisors {
-		s := sizes[i].(map[string]any)
-		if s["blocks"] != 16384/k || s["samples"] != 5 || math.Abs(s["scan"].(float64)-1e-6) > 1e-12 {
-			t.Errorf("size %d: %v", i, s)
-		}
-	}
-	if req := (measureRequest{NBuffers: 16384}); req.reps() != 400 {
-		t.Errorf("reps for 16384 = %d", req.reps())
-	}
-}
+// worker. The jobs themselves are tested natively with their labs (sim/labs/*/jobs_test.go).
 
 // TestHandle sends the worker messages as the page does and reads its answers.
 func TestHandle(t *testing.T) {
@@ -188,11 +18,11 @@ func TestHandle(t *testing.T) {
 	w := newWorker(func(m map[string]any) { got <- m })
 	obj := func(kv map[string]any) js.Value { return js.ValueOf(kv) }
 
-	w.handle(obj(map[string]any{"type": "curve", "id": 1, "nbuffers": 5}))
+	w.handle(obj(map[string]any{"type": "curve", "lab": "drop", "id": 1, "nbuffers": 5}))
 	if m := <-got; m["type"] != "error" || !strings.Contains(m["message"].(string), "nbuffers 5 is not a whole number from 16") {
 		t.Errorf("bad nbuffers: %v", m)
 	}
-	w.handle(obj(map[string]any{"type": "curve", "id": 2, "nbuffers": 16384, "op": "truncate", "divisors": []any{64, 32}}))
+	w.handle(obj(map[string]any{"type": "curve", "lab": "drop", "id": 2, "nbuffers": 16384, "op": "truncate", "divisors": []any{64, 32}}))
 	var result map[string]any
 	deadline := time.After(30 * time.Second)
 	for result == nil {
@@ -214,7 +44,7 @@ func TestHandle(t *testing.T) {
 	}
 
 	// A long job, cancelled: the worker answers "cancelled".
-	w.handle(obj(map[string]any{"type": "measure", "id": 3, "nbuffers": 16384, "reps": 1000}))
+	w.handle(obj(map[string]any{"type": "measure", "lab": "drop", "id": 3, "nbuffers": 16384, "reps": 1000}))
 	w.handle(obj(map[string]any{"type": "cancel", "id": 3}))
 	for {
 		select {
@@ -228,6 +58,26 @@ func TestHandle(t *testing.T) {
 			return
 		case <-time.After(30 * time.Second):
 			t.Fatal("no answer to cancel within 30 s")
+		}
+	}
+}
+
+// TestHandleRefusesWhatNoLabOffers checks the answers to messages that name no job.
+func TestHandleRefusesWhatNoLabOffers(t *testing.T) {
+	got := make(chan map[string]any, 10)
+	w := newWorker(func(m map[string]any) { got <- m })
+	for _, c := range []struct {
+		msg  any
+		want string
+	}{
+		{"curve", "must be an object"},
+		{map[string]any{"type": "curve", "id": 1}, "no lab"},
+		{map[string]any{"type": "curve", "lab": "nonesuch", "id": 2}, "no lab"},
+		{map[string]any{"type": "nonesuch", "lab": "free", "id": 3}, "has no job"},
+	} {
+		w.handle(js.ValueOf(c.msg))
+		if m := <-got; m["type"] != "error" || !strings.Contains(m["message"].(string), c.want) {
+			t.Errorf("%v: %v, want an error saying %q", c.msg, m, c.want)
 		}
 	}
 }

@@ -122,7 +122,7 @@ export class CurveCard {
     const bar = $('curve-progress');
     bar.removeAttribute('value');
     $('curve-progress-text').textContent = 'Starting the experiments…';
-    const job = experiments.run('curve', { nbuffers: s.nbuffers, op: s.op, mode: s.mode, divisors: DIVISORS }, (done, total, label) => {
+    const job = experiments.run('curve', { lab: 'drop', nbuffers: s.nbuffers, op: s.op, mode: s.mode, divisors: DIVISORS }, (done, total, label) => {
       bar.max = total;
       bar.value = done;
       $('curve-progress-text').textContent = `Experiment ${done} of ${total} done (${label})`;

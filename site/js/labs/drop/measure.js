@@ -82,7 +82,7 @@ export class MeasureCard {
     const bar = $('measure-progress');
     bar.removeAttribute('value');
     $('measure-progress-text').textContent = 'Building the pool…';
-    const job = experiments.run('measure', { nbuffers: nb, divisors: DIVISORS }, (done, total, label) => {
+    const job = experiments.run('measure', { lab: 'drop', nbuffers: nb, divisors: DIVISORS }, (done, total, label) => {
       bar.max = total;
       bar.value = done;
       $('measure-progress-text').textContent = `Measuring: ${label}`;

@@ -1,17 +1,155 @@
-//go:build js
-
-package main
+package drop
 
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
-	"syscall/js"
 
-	"github.com/bufferscope/bufferscope/sim/labs/drop"
+	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/lab"
 )
 
-// measureRequest asks for "Measure on this device": drop.Measure's real full scan and
+// Jobs are the drop lab's long jobs, which the page runs in the experiment worker:
+//
+//	curve   {nbuffers, op, mode, divisors}  modelled time of both paths against relation size
+//	measure {nbuffers, divisors, reps}      the real scan and lookups timed on this device
+func (Lab) Jobs() map[string]lab.Job {
+	return map[string]lab.Job{
+		"curve": func(a lab.Args, _ func() float64, progress lab.Progress) (map[string]any, error) {
+			r, err := parseCurveRequest(a)
+			if err != nil {
+				return nil, err
+			}
+			return runCurve(r, progress)
+		},
+		"measure": func(a lab.Args, clock func() float64, progress lab.Progress) (map[string]any, error) {
+			r, err := parseMeasureRequest(a)
+			if err != nil {
+				return nil, err
+			}
+			return runMeasure(r, clock, progress)
+		},
+	}
+}
+
+// curveRequest asks for the drop lab's chart: for one relation of NBuffers/k blocks, for
+// each k of Divisors, the experiment replayed under PostgreSQL 13's full scan and under the
+// lookup path forced on, as the published threshold test did (seed-results.md, table A).
+type curveRequest struct {
+	NBuffers   int
+	Op         Operation
+	InRecovery bool
+	Divisors   []int
+}
+
+// DefaultDivisors are the sizes of the published threshold test, NB/512 to NB/8, and NB/4.
+var DefaultDivisors = []int{512, 256, 128, 64, 32, 16, 8, 4}
+
+// separateAt is the pool from which each policy gets its own experiment: RunDropExperiment
+// clones the filled pool for every policy but the last, so running them one at a time halves
+// the memory a 100GB pool needs (about 1 GB for each copy), at the cost of filling it twice.
+const separateAt = 2_621_440 // 20GB
+
+func parseCurveRequest(a lab.Args) (curveRequest, error) {
+	var r curveRequest
+	var err error
+	if r.NBuffers, err = a.Int("nbuffers", sim.MinNBuffers, sim.MaxNBuffers, 0); err != nil {
+		return r, err
+	}
+	if r.NBuffers == 0 {
+		return r, fmt.Errorf("nbuffers must be a number")
+	}
+	op, err := a.String("op", OpDrop.String())
+	if err != nil {
+		return r, err
+	}
+	if r.Op, err = ParseOperation(op); err != nil {
+		return r, err
+	}
+	mode, err := a.String("mode", recovery)
+	if err != nil {
+		return r, err
+	}
+	switch mode {
+	case recovery, primary:
+		r.InRecovery = mode == recovery
+	default:
+		return r, fmt.Errorf("mode %q is not recovery or primary", mode)
+	}
+	r.Divisors, err = a.Ints("divisors", 2, sim.MaxNBuffers, DefaultDivisors)
+	return r, err
+}
+
+// curvePolicies are the two paths the chart compares, in the order of each point's fields.
+var curvePolicies = []sim.DropPolicy{sim.DropPG13, sim.DropLookup}
+
+// runCurve runs the experiments of r, calling progress after each, and returns the points.
+func runCurve(r curveRequest, progress lab.Progress) (map[string]any, error) {
+	separate := r.NBuffers >= separateAt
+	calls := len(r.Divisors)
+	if separate {
+		calls *= len(curvePolicies)
+	}
+	done := 0
+	var points []any
+	for _, k := range r.Divisors {
+		g := TableGroup{Count: 1, Divisor: k}
+		e := Experiment{NBuffers: r.NBuffers, Tables: []TableGroup{g}, Op: r.Op, InRecovery: r.InRecovery}
+		var results []Result
+		if separate {
+			for _, pol := range curvePolicies {
+				res, err := RunExperiment(e, pol)
+				if err != nil {
+					return nil, err
+				}
+				results = append(results, res...)
+				runtime.GC() // the pool is garbage now: free it before the next is built
+				done++
+				if !progress(done, calls, fmt.Sprintf("NB/%d, %s", k, pol), true) {
+					return nil, lab.ErrCancelled
+				}
+			}
+		} else {
+			res, err := RunExperiment(e, curvePolicies...)
+			if err != nil {
+				return nil, err
+			}
+			results = res
+			done++
+		}
+		points = append(points, map[string]any{
+			"divisor": k,
+			"blocks":  g.Resolve(r.NBuffers),
+			"scan":    resultMap(results[0]),
+			"lookup":  resultMap(results[1]),
+		})
+		if !separate && !progress(done, calls, fmt.Sprintf("NB/%d", k), r.NBuffers >= separateAt/8) {
+			return nil, lab.ErrCancelled
+		}
+	}
+	return map[string]any{
+		"nbuffers": r.NBuffers,
+		"op":       r.Op.String(),
+		"mode":     map[bool]string{true: "recovery", false: "primary"}[r.InRecovery],
+		"points":   points,
+	}, nil
+}
+
+// resultMap writes one experiment's result as the page reads it; times are in seconds.
+func resultMap(r Result) map[string]any {
+	return map[string]any{
+		"path":               r.Path,
+		"drops":              r.Drops,
+		"descriptorsChecked": float64(r.DescriptorsChecked),
+		"lookups":            float64(r.Lookups),
+		"invalidated":        float64(r.Invalidated),
+		"dropSeconds":        r.DropTime.Seconds(),
+		"seconds":            r.Time.Seconds(),
+	}
+}
+
+// measureRequest asks for "Measure on this device": Measure's real full scan and
 // real lookups over a pool of NBuffers, for one relation of NBuffers/k blocks for each k of
 // Divisors, every size Reps times.
 type measureRequest struct {
@@ -28,21 +166,20 @@ const maxMeasureNBuffers = 2_621_440
 // small pool, so small pools are measured many times and the times averaged.
 const measureBudget = 1 << 23
 
-func parseMeasureRequest(msg js.Value) (measureRequest, error) {
+func parseMeasureRequest(a lab.Args) (measureRequest, error) {
 	var r measureRequest
 	var err error
-	if r.NBuffers, err = intField(msg, "nbuffers", 1024, maxMeasureNBuffers); err != nil {
+	if r.NBuffers, err = a.Int("nbuffers", 1024, maxMeasureNBuffers, 0); err != nil {
 		return r, err
 	}
-	if r.Divisors, err = intsField(msg, "divisors", 2, r.NBuffers, DefaultDivisors); err != nil {
+	if r.NBuffers == 0 {
+		return r, fmt.Errorf("nbuffers must be a number")
+	}
+	if r.Divisors, err = a.Ints("divisors", 2, r.NBuffers, DefaultDivisors); err != nil {
 		return r, err
 	}
-	if v := msg.Get("reps"); !v.IsUndefined() && !v.IsNull() {
-		if r.Reps, err = intField(msg, "reps", 0, 1000); err != nil {
-			return r, err
-		}
-	}
-	return r, nil
+	r.Reps, err = a.Int("reps", 0, 1000, 0)
+	return r, err
 }
 
 // reps returns how many times each size is measured.
@@ -56,7 +193,7 @@ func (r measureRequest) reps() int {
 // runMeasure measures r on this device with clock (seconds) and summarises the timings.
 // The sizes are measured round-robin, NB/512 to NB/4 and again, so that a slow moment of
 // the device (a garbage collection, another tab) spreads over every size.
-func runMeasure(r measureRequest, clock func() float64, progress func(done, total int, label string, force bool) bool) (map[string]any, error) {
+func runMeasure(r measureRequest, clock func() float64, progress lab.Progress) (map[string]any, error) {
 	reps := r.reps()
 	sizes := make([]int, 0, reps*len(r.Divisors))
 	for range reps {
@@ -65,7 +202,7 @@ func runMeasure(r measureRequest, clock func() float64, progress func(done, tota
 		}
 	}
 	cancelled := false
-	m, err := drop.Measure(r.NBuffers, sizes, clock, func(done, total int) bool {
+	m, err := Measure(r.NBuffers, sizes, clock, func(done, total int) bool {
 		ok := progress(done, total, fmt.Sprintf("round %d of %d", (done-1)/len(r.Divisors)+1, reps), false)
 		cancelled = !ok
 		return ok
@@ -74,7 +211,7 @@ func runMeasure(r measureRequest, clock func() float64, progress func(done, tota
 		return nil, err
 	}
 	if cancelled {
-		return nil, errCancelled
+		return nil, lab.ErrCancelled
 	}
 	s := summarise(r.NBuffers, r.Divisors, m.Timings)
 	out := s.toMap()
@@ -117,7 +254,7 @@ type measureSummary struct {
 
 // summarise averages the timings of each size (MeasureDrop's Timings, in the order of the
 // sizes asked for) and finds the crossover.
-func summarise(nbuffers int, divisors []int, timings []drop.Timing) measureSummary {
+func summarise(nbuffers int, divisors []int, timings []Timing) measureSummary {
 	s := measureSummary{NBuffers: nbuffers}
 	s.ClockTick = clockTick(timings)
 	var xs, scans, lookups []float64
@@ -173,7 +310,7 @@ func crossing(xs, ys1, ys2 []float64) (float64, bool) {
 
 // clockTick returns the smallest time measured that is not 0: about the clock's step when it
 // is coarse.
-func clockTick(timings []drop.Timing) float64 {
+func clockTick(timings []Timing) float64 {
 	tick := math.Inf(1)
 	for _, t := range timings {
 		for _, x := range []float64{t.Scan, t.Lookup} {
