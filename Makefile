@@ -10,7 +10,7 @@ WASM_ENV = PATH="$$PATH:$$(go env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm
 GUARD_IMPORTS = {{if not .Standard}}{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} imports {{.}}{{"\n"}}{{end}}{{end}}
 BENCH = go test -run '^$$' -bench . -benchmem ./sim/...
 
-.PHONY: serve dist test fmt vet guard unit wasmtest chromium browser bench vendor-uplot clean
+.PHONY: serve dist test fmt vet guard unit wasmtest chromium browser bench fidelity fidelity-quick vendor-uplot clean
 
 # serve builds the site and serves it on http://127.0.0.1:8080/ with Netlify's headers; needs only Go.
 serve:
@@ -80,6 +80,17 @@ bench:
 	echo "native:"; $(BENCH) | tee "$$tmp/native.txt"; \
 	echo "wasm (node):"; $(WASM_ENV) $(BENCH) | tee "$$tmp/wasm.txt"; \
 	go run ./build bench-report -native "$$tmp/native.txt" -wasm "$$tmp/wasm.txt" -out docs/benchmarks.md
+
+# FIDELITY_CACHE holds the real PostgreSQL servers (npm packages) of the fidelity harness; not committed.
+FIDELITY_CACHE = .cache/postgres
+
+# fidelity holds the simulator against real PostgreSQL 13–18 and writes docs/fidelity.md; installs the servers when missing.
+fidelity:
+	go run ./cmd/fidelity -majors 13,14,15,16,17,18 -cache $(FIDELITY_CACHE) -out docs/fidelity.md
+
+# fidelity-quick runs the exact-count experiments (rings, LP_DEAD and pins) on a real PostgreSQL 17 in well under a minute.
+fidelity-quick:
+	BUFFERSCOPE_FIDELITY=1 BUFFERSCOPE_FIDELITY_MAJOR=17 go test -count=1 -run '^TestReal' ./fidelity/
 
 # UPLOT is the version of uPlot (the charts, MIT) vendored in site/vendor/uplot.
 UPLOT = 1.6.32

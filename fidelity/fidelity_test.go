@@ -1,0 +1,98 @@
+package fidelity
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// realEnv installs one PostgreSQL major (BUFFERSCOPE_FIDELITY_MAJOR, default 17) into the
+// project's cache and returns an Env whose servers are all stopped when the test ends. It skips
+// the test unless BUFFERSCOPE_FIDELITY=1, so plain go test needs no PostgreSQL.
+func realEnv(t *testing.T) (*Env, int) {
+	t.Helper()
+	if os.Getenv("BUFFERSCOPE_FIDELITY") != "1" {
+		t.Skip("set BUFFERSCOPE_FIDELITY=1 to run experiments on a real PostgreSQL (make fidelity-quick)")
+	}
+	major := 17
+	if v := os.Getenv("BUFFERSCOPE_FIDELITY_MAJOR"); v != "" {
+		var err error
+		if major, err = strconv.Atoi(v); err != nil {
+			t.Fatalf("BUFFERSCOPE_FIDELITY_MAJOR=%q: %v", v, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bins, err := Install(ctx, filepath.Join("..", ".cache", "postgres"), []int{major})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := NewEnv(bins)
+	env.Logf = t.Logf
+	t.Cleanup(func() {
+		if err := env.Close(); err != nil {
+			t.Errorf("stopping the servers: %v", err)
+		}
+	})
+	return env, major
+}
+
+// checkFactSheet fails the test for every row whose real figure differs from what the fact
+// sheet (docs/reference postgres-internals.md) says, which the simulator follows.
+func checkFactSheet(t *testing.T, res *Results) {
+	t.Helper()
+	rows := res.Rows()
+	if len(rows) == 0 {
+		t.Fatal("the experiments produced no rows")
+	}
+	for _, r := range rows {
+		t.Logf("pg%d %s, %s: %s (fact sheet: %s)", r.Major, r.Experiment, r.Case, r.Real, r.FactSheet)
+		if r.FactSheetVerdict == Differs {
+			t.Errorf("pg%d %s, %s: real %s, the fact sheet says %s", r.Major, r.Experiment, r.Case, r.Real, r.FactSheet)
+		}
+	}
+}
+
+// TestRealRings counts what VACUUM's ring and a sequential scan's ring leave in shared buffers.
+//
+// Reference: src/backend/storage/buffer/freelist.c, GetAccessStrategyWithSize (ring capped at
+// NBuffers/8); src/backend/access/heap/heapam.c, initscan (bulk read over NBuffers/4).
+func TestRealRings(t *testing.T) {
+	env, major := realEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	vac, err := VacuumRing(ctx, env, major)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan, err := SeqScanRing(ctx, env, major)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vac.TablePages <= vac.NBuffers/4 {
+		t.Errorf("the ring table has %d pages, not over NBuffers/4 = %d", vac.TablePages, vac.NBuffers/4)
+	}
+	checkFactSheet(t, &Results{Majors: []int{major}, VacuumRing: []RingResult{vac}, SeqScanRing: []RingResult{scan}})
+}
+
+// TestRealLPDead counts LP_DEAD items after index scans and checks whether VACUUM waits for a
+// cursor's leaf pin.
+//
+// Reference: src/backend/access/nbtree/nbtutils.c, _bt_killitems; nbtsearch.c,
+// _bt_drop_lock_and_maybe_pin.
+func TestRealLPDead(t *testing.T) {
+	env, major := realEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := LPDead(ctx, env, major)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pins) != 3 {
+		t.Errorf("got %d VACUUM-against-a-cursor cases, want 3", len(res.Pins))
+	}
+	checkFactSheet(t, &Results{Majors: []int{major}, LPDead: []LPDeadResult{res}})
+}
