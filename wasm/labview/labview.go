@@ -87,15 +87,16 @@ func (Default) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event,
 	done := 0
 	for done < n && !run.Done() {
 		c := min(StepChunk, n-done)
+		steps := s.Stats().Steps
 		err := s.Step(c)
 		stopping := stop != nil && stop()
 		if note != nil {
 			note(s.Events(), done+c == n || stopping || err != nil)
 		}
+		done += int(s.Stats().Steps - steps) // fewer than c when the run ended within the chunk
 		if err != nil {
 			return done, err
 		}
-		done += c
 		if stopping {
 			break
 		}

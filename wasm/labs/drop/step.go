@@ -54,16 +54,18 @@ func (w *Watch) Step(s *sim.Sim, n int, stop func() bool, note func(events []sim
 			break
 		}
 		c := Chunk(before, w.nbuffers, n-done)
+		steps := s.Stats().Steps
 		err := s.Step(c)
+		ran := int(s.Stats().Steps - steps) // fewer than c when the replay ended within the chunk
 		after := simdrop.ProgressOf(s)
 		w.observe(s.Events(), before, after)
 		if note != nil {
 			note(s.Events())
 		}
+		done += ran
 		if err != nil {
 			return done, err
 		}
-		done += c
 		before = after
 		if stop != nil && stop() {
 			break
