@@ -247,7 +247,7 @@ func (a *App) Done() bool { return a.run.Done() }
 func (a *App) Failure() string { return a.failure }
 
 // Step runs n steps at once, also while paused: exactly n, unless the run ends first (a
-// drop lab's replay) or fails. It refuses more than MaxStepsPerCall. It returns the steps
+// replay that drops every relation) or fails. It refuses more than MaxStepsPerCall. It returns the steps
 // run; an error from the simulation pauses playback and is kept as the failure.
 func (a *App) Step(n int) (int, error) {
 	if n < 0 {

@@ -195,8 +195,8 @@ func (l Layout) RangeRects(first, end int, dst []Rect) []Rect {
 	return dst
 }
 
-// Lane geometry: the drop lab keeps LaneHeight pixels under the grid (Layout.Below) for a
-// bar of the scan's progress over a tape of recent lookups.
+// Lane geometry: a lab's view that asks for a lane keeps LaneHeight pixels under the grid
+// (Layout.Below) for a bar of a scan's progress over a tape of recent lookups.
 const (
 	LaneHeight = 28
 	laneGap    = 7 // between the grid and the lane
