@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
-	"github.com/bufferscope/bufferscope/sim/param"
 	simdrop "github.com/bufferscope/bufferscope/sim/labs/drop"
+	"github.com/bufferscope/bufferscope/sim/param"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
