@@ -528,3 +528,46 @@ func TestPlain(t *testing.T) {
 		t.Error("nil is not nil")
 	}
 }
+
+// jsReady reports the first value in v that js.ValueOf would refuse, or "".
+func jsReady(v any, path string) string {
+	switch x := v.(type) {
+	case nil, bool, float64, string:
+		return ""
+	case []any:
+		for i, e := range x {
+			if p := jsReady(e, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+		return ""
+	case map[string]any:
+		for k, e := range x {
+			if p := jsReady(e, path+"."+k); p != "" {
+				return p
+			}
+		}
+		return ""
+	}
+	return fmt.Sprintf("%s: %T", path, v)
+}
+
+// TestResultsAreReadyForJavaScript: every result the bridge passes through Plain is made
+// of the values js.ValueOf takes, in every lab, so no bridge call can panic converting one.
+func TestResultsAreReadyForJavaScript(t *testing.T) {
+	a := newApp(t)
+	for _, l := range labs.All {
+		name := l.Info().Name
+		res := load(t, a, name, map[string]string{"shared_buffers": "nonsense", "extra": "1"})
+		a.Step(300)
+		a.Tick(time.Now())
+		for what, v := range map[string]any{
+			"load": res, "stats": a.Stats(), "labs": a.Labs(), "legend": a.Legend(),
+			"relations": a.Relations(), "buffer": a.Inspect(0), "view": a.View(), "speeds": a.Speeds(),
+		} {
+			if p := jsReady(Plain(v), what); p != "" {
+				t.Errorf("%s: %s is not a JavaScript value", name, p)
+			}
+		}
+	}
+}
