@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/free"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
@@ -154,17 +155,18 @@ func nativeSim(t *testing.T, query string, steps uint64) *sim.Sim {
 	if err != nil {
 		t.Fatal(err)
 	}
+	table := free.Lab{}.Params()
 	m := map[string]string{}
-	for _, k := range sim.ParamKeys {
+	for _, k := range table.Keys() {
 		if v, ok := values[k]; ok {
 			m[k] = v[0]
 		}
 	}
-	params, errs := sim.ParseParams(m)
+	params, errs := table.Parse(m)
 	if len(errs) > 0 {
 		t.Fatalf("nativeSim(%q): %v", query, errs)
 	}
-	s, err := sim.New(params.Config())
+	s, err := sim.New(free.Config(params))
 	if err != nil {
 		t.Fatal(err)
 	}

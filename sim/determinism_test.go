@@ -10,15 +10,29 @@ import (
 
 // determinismRuns are the runs whose state hashes testdata/determinism.golden records. The
 // same test runs natively and under WebAssembly in node, so both must reproduce the file.
+// Each is free play's configuration for the parameters in its comment (free.Config), which
+// the browser app and bufferscope run build from the same values.
 var determinismRuns = []struct {
-	name   string
-	params map[string]string
-	steps  int
+	name  string
+	cfg   Config
+	steps int
 }{
-	{"default-1MB", map[string]string{"shared_buffers": "1MB"}, 50_000},
-	{"uniform-8MB", map[string]string{"shared_buffers": "8MB", "distribution": "uniform", "updates": "50", "seed": "7"}, 50_000},
-	{"zipf-128MB", map[string]string{"shared_buffers": "128MB", "zipf_s": "1.5", "clients": "32", "seed": "42"}, 50_000},
-	{"pg19-1MB", map[string]string{"shared_buffers": "1MB", "version": "19", "os_cache": "50"}, 20_000},
+	// shared_buffers=1MB
+	{"default-1MB", freePlay(128, 1, DefaultVersion, func(*Workload) {}), 50_000},
+	// shared_buffers=8MB distribution=uniform updates=50 seed=7
+	{"uniform-8MB", freePlay(1024, 7, DefaultVersion, func(w *Workload) { w.Distribution, w.UpdatePercent = Uniform, 50 }), 50_000},
+	// shared_buffers=128MB zipf_s=1.5 clients=32 seed=42
+	{"zipf-128MB", freePlay(16384, 42, DefaultVersion, func(w *Workload) { w.ZipfS, w.Clients = 1.5, 32 }), 50_000},
+	// shared_buffers=1MB version=19 os_cache=50
+	{"pg19-1MB", freePlay(128, 1, 19, func(w *Workload) { w.OSCachePercent = 50 }), 20_000},
+}
+
+// freePlay returns free play's configuration of n buffers: the default workload for the
+// pool, changed by set.
+func freePlay(n int, seed uint64, v Version, set func(*Workload)) Config {
+	w := DefaultWorkload(n)
+	set(&w)
+	return Config{NBuffers: n, Version: v, Seed: seed, Workload: &w}
 }
 
 // TestDeterminismGolden checks that fixed parameters and steps give recorded state hashes.
@@ -26,11 +40,7 @@ var determinismRuns = []struct {
 func TestDeterminismGolden(t *testing.T) {
 	var got strings.Builder
 	for _, r := range determinismRuns {
-		p, errs := ParseParams(r.params)
-		if len(errs) > 0 {
-			t.Fatalf("%s: %v", r.name, errs)
-		}
-		s, err := New(p.Config())
+		s, err := New(r.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

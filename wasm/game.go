@@ -9,18 +9,18 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/bufferscope/bufferscope/sim/labs/drop"
+	"github.com/bufferscope/bufferscope/wasm/app"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
 // game adapts the App to Ebiten's loop, as in Ebiten's examples/life: Update advances
 // playback and repaints the one reused pixel buffer, uploading it with WritePixels only when
-// it changed; Draw copies that image to the screen, then the drop lab's overlay of
-// translucent fills, and holds no logic; Layout makes the screen the canvas's size in CSS
+// it changed; Draw copies that image to the screen, then the lab view's overlay of
+// translucent fills (none for most labs), and holds no logic; Layout makes the screen the canvas's size in CSS
 // pixels, and Ebiten scales it to device pixels.
 type game struct {
-	app    *App
+	app    *app.App
 	bridge *bridge
 	img    *ebiten.Image
 	fresh  bool // img holds pixels the screen has not shown yet
@@ -62,7 +62,7 @@ func (t *timing) add(update, paint time.Duration) {
 // theGame is the one game, for the bridge's frame count.
 var theGame *game
 
-func newGame(a *App) *game {
+func newGame(a *app.App) *game {
 	g := &game{app: a}
 	// Copy, not blend: transparent gaps must replace what the screen held, since the
 	// screen is not cleared between frames.
@@ -76,19 +76,19 @@ func (g *game) Update() error {
 	defer func() {
 		if r := recover(); r != nil {
 			consoleError(fmt.Sprintf("bufferscope: tick failed: %v\n%s", r, debug.Stack()))
-			g.app.fail(fmt.Errorf("internal error: %v", r))
+			g.app.Fail(fmt.Errorf("internal error: %v", r))
 		}
 	}()
 	a := g.app
 	t0 := time.Now()
-	a.view.resize(g.w, g.h)
-	a.tick()
+	a.Resize(g.w, g.h)
+	a.Tick(t0)
 	t1 := time.Now()
-	if a.view.paint(a.sim.Pool.ClockHand()) {
+	if a.Paint() {
 		g.upload()
 		g.fresh = true
 	}
-	if a.view.drop.on() && a.view.buildOverlay(drop.ProgressOf(a.sim)) {
+	if a.BuildOverlay() {
 		g.marks = true
 	}
 	g.timing.add(time.Since(t0), time.Since(t1))
@@ -102,7 +102,7 @@ const maxUploadRects = 256
 
 // upload sends the repainted pixels to the image: the damaged rectangles, or all of them.
 func (g *game) upload() {
-	p := &g.app.view.painter
+	p := g.app.Painter()
 	w, h := p.Size()
 	if g.img == nil || g.img.Bounds().Dx() != w || g.img.Bounds().Dy() != h {
 		if g.img != nil {
@@ -133,9 +133,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 		return
 	}
 	screen.DrawImage(g.img, &g.opts)
-	if g.app.view.drop.on() {
-		g.drawFills(screen, g.app.view.drop.overlay.Fills)
-	}
+	g.drawFills(screen, g.app.Overlay().Fills)
 	g.fresh, g.marks = false, false
 	g.frames++
 }

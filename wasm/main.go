@@ -4,13 +4,11 @@
 // grid, one cell per buffer (or one pixel per block of buffers in very large pools), and the
 // JavaScript API the page's controls use (bridge_js.go, site/js/bufferscope.d.ts).
 //
-// It runs one of two labs (App.lab): free play, a workload on the pool (sim.New), or the drop
-// lab, a replay that drops relations' buffers by full scans or lookups (drop.NewReplay),
-// stepped and followed by package droplab and drawn with its marks over the grid
-// (dropview.go).
-//
-// The simulation is package sim; the pixels come from package grid; this package wires them
-// to Ebiten and the browser. Ebiten's browser port is written for a canvas that fills the
+// The app's state — lab, parameters, run, playback, the grid's view model — is package app,
+// which runs any lab of sim/labs through the lab's view (wasm/labview, registered in
+// wasm/labs) and never asks which lab is running; nor does this package. The simulation is
+// package sim; the pixels come from package grid; this package wires them to Ebiten
+// (game.go) and the browser (bridge_js.go, host_js.go). Ebiten's browser port is written for a canvas that fills the
 // page: it sizes the canvas from document.body and reads pointer positions from the whole
 // window. The site's loader (site/js/host.js) therefore points document.body at the grid's
 // container while Go runs, and the page, not Ebiten, handles keyboard, pointer and wheel
@@ -22,11 +20,13 @@ package main
 import (
 	"fmt"
 
+	"github.com/bufferscope/bufferscope/wasm/app"
+	"github.com/bufferscope/bufferscope/wasm/labs"
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
 func main() {
-	a := newApp()
+	a := app.New(labs.Views)
 	g := newGame(a)
 	theGame = g
 	g.bridge = installBridge(a, findHost())

@@ -37,7 +37,7 @@ func BenchmarkPaint(b *testing.B) {
 			fl.Note(FlashRead, i)
 		}
 		for _, zoom := range []int{0, 4} {
-			f := &Frame{Layout: Fit(n, benchW, benchH).ZoomCentre(zoom), Codes: codes, NumRel: len(s.Relations()), Theme: &Dark, Hand: s.Pool.ClockHand(), Highlight: 10, Flashes: &fl}
+			f := &Frame{Layout: Fit(n, benchW, benchH).ZoomCentre(zoom), Codes: codes, NumRel: len(s.Relations()), Theme: testDark, Hand: s.Pool.ClockHand(), Highlight: 10, Flashes: &fl}
 			b.Run(fmt.Sprintf("n=%d/%s", n, f.Layout.Zoom()), func(b *testing.B) {
 				var p Painter
 				p.Paint(f)
@@ -58,7 +58,7 @@ func BenchmarkPaintAggregated(b *testing.B) {
 		for i := range codes {
 			codes[i] = MakeCode(i%7%4, i%6, i%11 == 0, i%997 == 0)
 		}
-		f := &Frame{Layout: Fit(n, benchW, benchH), Codes: codes, NumRel: 4, Theme: &Light, Hand: n / 3, Highlight: -1}
+		f := &Frame{Layout: Fit(n, benchW, benchH), Codes: codes, NumRel: 4, Theme: testLight, Hand: n / 3, Highlight: -1}
 		b.Run(fmt.Sprintf("n=%d/%s", n, f.Layout.Zoom()), func(b *testing.B) {
 			var p Painter
 			p.Paint(f)
@@ -99,7 +99,7 @@ func BenchmarkFrame(b *testing.B) {
 			tr.Reset(s, n, s.Pool.ClockHand())
 			var fl Flashes
 			fl.Reset(n)
-			f := &Frame{Layout: Fit(n, benchW, benchH), NumRel: len(s.Relations()), Theme: &Light, Highlight: -1, Flashes: &fl}
+			f := &Frame{Layout: Fit(n, benchW, benchH), NumRel: len(s.Relations()), Theme: testLight, Highlight: -1, Flashes: &fl}
 			var p Painter
 			f.Codes, f.Hand = tr.Codes, s.Pool.ClockHand()
 			p.Paint(f)

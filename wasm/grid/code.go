@@ -78,7 +78,8 @@ type Snapshotter interface {
 type Refresher struct {
 	views []sim.BufferView
 	// RelMap, if not nil, replaces each relation index (BufferView.Rel) before it is encoded:
-	// the drop lab colours its relations by role (DropRelMap). Indices beyond it are kept.
+	// a lab whose legend colours relations by role maps them to roles (RelMap). Indices
+	// beyond it are kept.
 	RelMap []int32
 }
 

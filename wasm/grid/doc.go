@@ -8,9 +8,11 @@
 // under Node. The Ebiten app in package main feeds it once per frame and uploads what the
 // painter repainted with WritePixels:
 //
+//	theme := grid.ThemeFor(&grid.Light, run.Legend())  // the lab's colours on a base theme
 //	var tr grid.Tracker
+//	tr.SetRelMap(grid.RelMap(run.Legend(), len(s.Relations())))
 //	tr.Reset(s, s.Pool.NBuffers, s.Pool.ClockHand())
-//	f := grid.Frame{Layout: grid.Fit(s.Pool.NBuffers, 900, 640), NumRel: len(s.Relations()), Theme: &grid.Light}
+//	f := grid.Frame{Layout: grid.Fit(s.Pool.NBuffers, 900, 640), NumRel: len(theme.Roles), Theme: theme}
 //	var p grid.Painter
 //	for each frame {
 //		s.Step(n)
@@ -23,11 +25,12 @@
 //		}
 //	}
 //
-// The drop lab draws with the same painter in its own colours (LightDrop, DarkDrop: the
-// dropped relations in one warm family, the rest of the pool in grey, through
-// Tracker.SetRelMap and DropRelMap), burns the buffers a drop empties (FlashDrop), and keeps
-// a lane under the grid (Layout.Below). Its moving marks — the scan's cursor and trail, the
-// lookups' rings, the lane's tape — are an Overlay of translucent Fills that the app draws
+// The grid knows no lab. Its base themes (Light, Dark) hold only neutral colours; the
+// colours of full buffers come from the running lab's legend (sim/lab.Legend) through
+// ThemeFor, which maps each relation to a role (RelMap, Tracker.SetRelMap) and each role to a
+// colour. A lab's view (wasm/labview) may ask for a lane under the grid (Layout.Below), burn
+// the buffers a drop empties (FlashDrop) and draw moving marks — a scan's cursor and trail,
+// lookups' rings, the lane's tape — as an Overlay of translucent Fills that the app draws
 // over the uploaded pixels each frame, so they never cost a repaint of the cells beneath.
 //
 // Coordinates are canvas pixels with the origin at the top left; the app paints at CSS

@@ -4,13 +4,24 @@ package grid
 type FlashKind uint8
 
 // The flashes the grid draws. A read glows over the whole cell; a write lights a ring, so the
-// two differ in shape as well as colour; a drop burns the emptied cell in Theme.Drop.
+// two differ in shape as well as colour; a drop burns the emptied cell in Theme.Burn.
 const (
 	FlashRead  FlashKind = iota // a page was read into the buffer (after an eviction, once the pool is full)
 	FlashWrite                  // a dirty page was written out
 	FlashDrop                   // InvalidateBuffer dropped the page without writing it
 	numFlashKinds
 )
+
+var flashNames = [...]string{"read", "write", "drop"}
+
+// String returns "read", "write" or "drop": a legend mark with this key colours the flash
+// (ThemeFor).
+func (k FlashKind) String() string {
+	if int(k) < len(flashNames) {
+		return flashNames[k]
+	}
+	return "flash"
+}
 
 // Each buffer's countdowns share one uint16, flashBits bits per kind.
 const (
@@ -151,7 +162,7 @@ func (f *Flashes) Clear() {
 }
 
 // flashStrength is how far towards Theme.Flash a cell glows when a read flash starts, and
-// dropStrength how far towards Theme.Drop an emptied cell burns when a drop flash starts.
+// dropStrength how far towards Theme.Burn an emptied cell burns when a drop flash starts.
 const (
 	flashStrength = 0.6
 	dropStrength  = 0.9

@@ -44,8 +44,8 @@ type Layout struct {
 	Level      int // index into Zooms
 	FitLevel   int // the level at which the whole pool fits; zooming out stops there
 	OX, OY     int // canvas position of the top-left corner of buffer 0
-	// Below is the height in pixels kept free under the area for a lane of marks (the
-	// drop lab's); 0 keeps none.
+	// Below is the height in pixels kept free under the area for a lane of marks a lab's
+	// view draws; 0 keeps none.
 	Below int
 }
 

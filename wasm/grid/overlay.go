@@ -1,9 +1,9 @@
 package grid
 
-// Fill is a rectangle of colour drawn over the painted pixels and blended by its alpha. The
-// drop lab's marks — the scan's cursor and trail, the lookups' rings and the lane of recent
-// lookups under the grid — move every frame and are translucent, so the app draws them as
-// fills on top of the grid's image instead of repainting the cells under them.
+// Fill is a rectangle of colour drawn over the painted pixels and blended by its alpha. A
+// lab's marks — a scan's cursor and trail, lookups' rings, a lane of recent lookups under
+// the grid — move every frame and are translucent, so the app draws them as fills on top of
+// the grid's image instead of repainting the cells under them.
 type Fill struct {
 	Rect
 	Color RGBA // not premultiplied; A is the opacity
@@ -195,8 +195,8 @@ func (l Layout) RangeRects(first, end int, dst []Rect) []Rect {
 	return dst
 }
 
-// Lane geometry: the drop lab keeps LaneHeight pixels under the grid (Layout.Below) for a
-// bar of the scan's progress over a tape of recent lookups.
+// Lane geometry: a lab's view that asks for a lane keeps LaneHeight pixels under the grid
+// (Layout.Below) for a bar of a scan's progress over a tape of recent lookups.
 const (
 	LaneHeight = 28
 	laneGap    = 7 // between the grid and the lane
@@ -227,7 +227,7 @@ func (l Layout) Lane() Rect {
 	return Rect{x0, y0, x1, y0 + l.Below - laneGap}
 }
 
-// Lane is what the drop lab's lane shows.
+// Lane is what a lane under the grid shows: a scan's progress and a tape of lookups.
 type Lane struct {
 	// Scan is the share of the pool the scan under way has checked, 0 to 1, or negative
 	// when no scan is under way.
@@ -240,7 +240,7 @@ type Lane struct {
 // Pip is one lookup on the lane's tape.
 type Pip struct {
 	Miss  bool    // the block was not in shared buffers
-	Rel   int     // palette index of the relation whose buffer was found
+	Rel   int     // role of the relation whose buffer was found
 	Pulse float64 // 1 for a miss just made, fading to 0; 0 under reduced motion
 }
 
@@ -249,8 +249,9 @@ func (l Layout) LaneCapacity() int { return max(l.Lane().X1-l.Lane().X0, 0) / pi
 
 // AddLane adds the lane's fills: a track with the scan's progress and its head, and below
 // it the tape, newest lookup at the right. A lookup that found a buffer is a bar in its
-// relation's colour; a miss is a hollow bar in Probe, which pulses when new.
-func (o *Overlay) AddLane(l *Layout, t *Theme, lane Lane) {
+// role's colour; a miss is a hollow bar in probe (the colour of what looks for buffers),
+// which pulses when new; the scan's progress is drawn in probe too.
+func (o *Overlay) AddLane(l *Layout, t *Theme, lane Lane, probe RGBA) {
 	r := l.Lane()
 	if r.Empty() {
 		return
@@ -259,8 +260,8 @@ func (o *Overlay) AddLane(l *Layout, t *Theme, lane Lane) {
 	o.Add(Rect{r.X0, r.Y0, r.X1, r.Y0 + scanH}, ink, 0.12)
 	if lane.Scan >= 0 {
 		x := r.X0 + int(float64(r.X1-r.X0)*min(lane.Scan, 1)+0.5)
-		o.Add(Rect{r.X0, r.Y0, x, r.Y0 + scanH}, t.Probe, 0.85)
-		o.Add(Rect{x - 1, r.Y0 - 2, x + 1, r.Y0 + scanH + 2}, t.Probe, 1)
+		o.Add(Rect{r.X0, r.Y0, x, r.Y0 + scanH}, probe, 0.85)
+		o.Add(Rect{x - 1, r.Y0 - 2, x + 1, r.Y0 + scanH + 2}, probe, 1)
 	}
 	ty := r.Y0 + tapeTop
 	o.Add(Rect{r.X0, ty + pipH, r.X1, ty + pipH + 1}, ink, 0.15)
@@ -272,9 +273,9 @@ func (o *Overlay) AddLane(l *Layout, t *Theme, lane Lane) {
 			continue
 		}
 		if p.Pulse > 0 {
-			o.Add(Rect{x, ty - 3, x + pipW, ty + pipH + 3}, t.Probe, 0.45*p.Pulse)
+			o.Add(Rect{x, ty - 3, x + pipW, ty + pipH + 3}, probe, 0.45*p.Pulse)
 		}
-		o.frame(Rect{x, ty, x + pipW, ty + pipH}, t.Probe, 1)
+		o.frame(Rect{x, ty, x + pipW, ty + pipH}, probe, 1)
 	}
 }
 
@@ -286,7 +287,7 @@ func (o *Overlay) frame(r Rect, c RGBA, alpha float64) {
 	o.Add(Rect{r.X1 - 1, r.Y0 + 1, r.X1, r.Y1 - 1}, c, alpha)
 }
 
-// Opacities of the drop lab's marks, shared by the app's overlay and the legend's swatches.
+// Opacities of tints over cells, shared by the labs' overlays and the legend's swatches.
 const (
 	CheckedAlpha = 0.10 // over the descriptors the scan under way has checked
 	TrailAlpha   = 0.5  // over those it checked in the last frames, fading
@@ -313,50 +314,51 @@ func (p *Painter) Blend(f Fill) {
 	}
 }
 
-// Marks are the drop lab's marks PaintMark draws for the legend.
-var Marks = []string{"checked", "trail", "cursor", "found", "dropped", "hit", "miss"}
+// MarkShapes are the shapes PaintMark draws a legend's mark in.
+var MarkShapes = []string{"checked", "trail", "cursor", "found", "burn", "bar", "hollow"}
 
-// PaintMark paints one of the drop lab's marks (Marks) for the legend on a transparent square
-// of side pixels, as the grid shows it on a cell of side−6 pixels, and returns its RGBA
-// bytes; false for an unknown mark.
+// PaintMark paints a legend's mark in colour c, in one of MarkShapes, on a transparent square
+// of side pixels, as the grid shows it on a cell of side−6 pixels, and returns its RGBA bytes;
+// false for an unknown shape. The shapes are those the labs' overlays draw:
 //
-//   - checked: a buffer of others the scan under way has already checked
-//   - trail: one it checked in the last half second
-//   - cursor: the next descriptor the scan checks
-//   - found: a buffer a lookup just found, and dropped
-//   - dropped: a buffer just emptied by InvalidateBuffer
-//   - hit, miss: a lookup on the lane's tape that found a buffer, or found none
-func PaintMark(t *Theme, mark string, side int) ([]byte, bool) {
+//   - checked: a full cell tinted lightly in c, as a scan's checked descriptors are
+//   - trail: a full cell tinted strongly in c, as those checked in the last half second
+//   - cursor: a full cell ringed in ink, as a scan's cursor or the clock hand
+//   - found: an emptied cell half burnt, tinted in c, as a buffer a lookup found and dropped
+//   - burn: an empty cell burning in c, as a buffer just emptied unwritten
+//   - bar, hollow: a bar filled with c, or framed in c, as the lookups on a lane's tape
+func PaintMark(t *Theme, shape string, c RGBA, side int) ([]byte, bool) {
 	side = min(max(side, 8), 128)
 	var p Painter
 	p.resize(side, side)
-	p.pal.build(t, max(len(t.Relations), 1))
+	p.pal.build(t, max(len(t.Roles), 1))
 	p.x0, p.y0, p.x1, p.y1 = 0, 0, side, side
 	cell := Rect{3, 3, side - 3, side - 3}
 	var o Overlay
-	switch mark {
+	switch shape {
 	case "checked", "trail", "cursor":
 		p.cell(3, 3, side-6, MakeCode(0, 1, false, false), cellFlash{})
-		switch mark {
+		switch shape {
 		case "checked":
-			o.Add(cell, t.Probe, CheckedAlpha)
+			o.Add(cell, c, CheckedAlpha)
 		case "trail":
-			o.Add(cell, t.Probe, TrailAlpha)
+			o.Add(cell, c, TrailAlpha)
 		default:
 			o.RingAround(cell, 2, t.Hand, 1)
 		}
 	case "found":
 		p.cell(3, 3, side-6, 0, cellFlash{drop: 0.5})
-		o.Add(cell, t.Probe, TrailAlpha)
-	case "dropped":
+		o.Add(cell, c, TrailAlpha)
+	case "burn":
+		p.pal.drop = c
 		p.cell(3, 3, side-6, 0, cellFlash{drop: 1})
-	case "hit", "miss":
+	case "bar", "hollow":
 		w := max(side/4, 2)
 		bar := Rect{(side - w) / 2, side / 6, (side + w) / 2, side - side/6}
-		if mark == "hit" {
-			o.Add(bar, t.Rel(min(1, len(t.Relations)-1)), 1)
+		if shape == "bar" {
+			o.Add(bar, c, 1)
 		} else {
-			o.frame(bar, t.Probe, 1)
+			o.frame(bar, c, 1)
 		}
 	default:
 		return nil, false

@@ -6,6 +6,9 @@ import (
 	"testing"
 )
 
+// probe is a mark's colour for the overlay tests.
+var probe = hex("#2463eb")
+
 // cellPixels returns, for each canvas pixel inside a cell, the buffers whose cells cover it:
 // one per pixel at one pixel per buffer or closer, a block of them when pixels stand for
 // blocks. It is the slow, obvious picture RangeRects is checked against.
@@ -93,7 +96,7 @@ func TestLaneSitsUnderTheGridOnTheCanvas(t *testing.T) {
 		for i := range pips {
 			pips[i] = Pip{Miss: i%3 == 0, Rel: i % 5, Pulse: 1}
 		}
-		o.AddLane(&l, &LightDrop, Lane{Scan: 0.5, Pips: pips})
+		o.AddLane(&l, dropLight, Lane{Scan: 0.5, Pips: pips}, probe)
 		for _, f := range o.Fills {
 			if f.X0 < 0 || f.Y0 < 0 || f.X1 > c.w || f.Y1 > c.h {
 				t.Errorf("%d buffers on %d×%d: lane fill %v off the canvas", c.n, c.w, c.h, f.Rect)
@@ -111,13 +114,13 @@ func TestLaneSitsUnderTheGridOnTheCanvas(t *testing.T) {
 func TestLaneShowsHitsAndMisses(t *testing.T) {
 	l := FitBelow(1000, 400, 300, LaneHeight)
 	var o Overlay
-	o.AddLane(&l, &LightDrop, Lane{Scan: -1, Pips: []Pip{{Rel: 2}, {Miss: true}}})
+	o.AddLane(&l, dropLight, Lane{Scan: -1, Pips: []Pip{{Rel: 2}, {Miss: true}}}, probe)
 	hit, miss := 0, 0
 	for _, f := range o.Fills {
 		switch f.Color {
-		case LightDrop.Rel(2):
+		case dropLight.Rel(2):
 			hit++
-		case LightDrop.Probe:
+		case probe:
 			miss++
 		}
 	}
@@ -129,18 +132,18 @@ func TestLaneShowsHitsAndMisses(t *testing.T) {
 func TestOverlaySum(t *testing.T) {
 	l := Fit(1000, 400, 300)
 	var a, b Overlay
-	a.Ring(&l, 10, 2, Light.Probe, 1)
-	b.Ring(&l, 10, 2, Light.Probe, 1)
+	a.Ring(&l, 10, 2, probe, 1)
+	b.Ring(&l, 10, 2, probe, 1)
 	if a.Sum() != b.Sum() {
 		t.Error("equal overlays have different sums")
 	}
 	b.Reset()
-	b.Ring(&l, 11, 2, Light.Probe, 1)
+	b.Ring(&l, 11, 2, probe, 1)
 	if a.Sum() == b.Sum() {
 		t.Error("a moved ring did not change the sum")
 	}
 	b.Reset()
-	b.Add(Rect{0, 0, 5, 5}, Light.Probe, 0)
+	b.Add(Rect{0, 0, 5, 5}, probe, 0)
 	if len(b.Fills) != 0 {
 		t.Error("an invisible fill was kept")
 	}
@@ -173,32 +176,22 @@ func deltaE(a, b RGBA) float64 {
 	return math.Sqrt((p[0]-q[0])*(p[0]-q[0]) + (p[1]-q[1])*(p[1]-q[1]) + (p[2]-q[2])*(p[2]-q[2]))
 }
 
-// TestDropThemes: in the drop lab the dropped relations stand apart from others, others
-// from empty buffers, and neighbouring dropped relations from each other.
+// TestDropThemes: in the drop lab's legend the dropped relations stand apart from others,
+// others from empty buffers, and neighbouring dropped relations from each other.
 func TestDropThemes(t *testing.T) {
-	for _, base := range []*Theme{&Light, &Dark} {
-		d := base.DropLab()
-		if d.Name != base.Name || d.DropLab() != d {
-			t.Errorf("%s: drop theme %q", base.Name, d.Name)
-		}
+	for _, d := range []*Theme{dropLight, dropDark} {
 		others := d.Fill(0, 1)
-		for i := 1; i <= DropShades; i++ {
+		shades := len(d.Roles) - 1
+		for i := 1; i <= shades; i++ {
 			if e := deltaE(d.Fill(i, 1), others); e < 45 {
-				t.Errorf("%s: dropped shade %d is too close to others (ΔE %.1f)", base.Name, i, e)
+				t.Errorf("%s: dropped shade %d is too close to others (ΔE %.1f)", d.Name, i, e)
 			}
-			if e := deltaE(d.Fill(i, 1), d.Fill(i%DropShades+1, 1)); e < 10 {
-				t.Errorf("%s: dropped shades %d and %d are too close (ΔE %.1f)", base.Name, i, i%DropShades+1, e)
+			if e := deltaE(d.Fill(i, 1), d.Fill(i%shades+1, 1)); e < 10 {
+				t.Errorf("%s: dropped shades %d and %d are too close (ΔE %.1f)", d.Name, i, i%shades+1, e)
 			}
 		}
 		if e := deltaE(others, d.Empty); e < 15 {
-			t.Errorf("%s: others too close to empty (ΔE %.1f)", base.Name, e)
-		}
-	}
-	m := DropRelMap(6)
-	want := []int32{1, 2, 3, 4, 1, 2, 0} // six dropped relations in four shades, then others
-	for i := range want {
-		if m[i] != want[i] {
-			t.Fatalf("DropRelMap(6) = %v, want %v", m, want)
+			t.Errorf("%s: others too close to empty (ΔE %.1f)", d.Name, e)
 		}
 	}
 }
@@ -206,29 +199,30 @@ func TestDropThemes(t *testing.T) {
 func TestBlend(t *testing.T) {
 	var p Painter
 	p.resize(4, 1)
-	p.px[1] = Light.Empty.pixel()
+	p.px[1] = testLight.Empty.pixel()
 	p.Blend(Fill{Rect{0, 0, 4, 1}, RGBA{255, 0, 0, 128}})
 	if got := p.At(0, 0); got != (RGBA{255, 0, 0, 128}) {
 		t.Errorf("over transparent: %v", got)
 	}
-	if got, want := p.At(1, 0), Mix(Light.Empty, RGBA{255, 0, 0, 255}, 128.0/255); got != want {
+	if got, want := p.At(1, 0), Mix(testLight.Empty, RGBA{255, 0, 0, 255}, 128.0/255); got != want {
 		t.Errorf("over opaque: %v, want %v", got, want)
 	}
 }
 
 func TestPaintMark(t *testing.T) {
-	for _, theme := range []*Theme{&LightDrop, &DarkDrop} {
-		for _, m := range Marks {
-			px, ok := PaintMark(theme, m, 24)
+	for _, theme := range []*Theme{dropLight, dropDark} {
+		probe, _ := theme.Mark("probe")
+		for _, m := range MarkShapes {
+			px, ok := PaintMark(theme, m, probe, 24)
 			if !ok || len(px) != 24*24*4 {
 				t.Errorf("%s %s: %v, %d bytes", theme.Name, m, ok, len(px))
 			}
 		}
-		if _, ok := PaintMark(theme, "nonsense", 24); ok {
+		if _, ok := PaintMark(theme, "nonsense", probe, 24); ok {
 			t.Error("an unknown mark was painted")
 		}
 		// The cursor's ring is ink just outside the cell, as the clock hand's is.
-		px, _ := PaintMark(theme, "cursor", 24)
+		px, _ := PaintMark(theme, "cursor", probe, 24)
 		if c := (RGBA{px[(2*24+12)*4], px[(2*24+12)*4+1], px[(2*24+12)*4+2], px[(2*24+12)*4+3]}); c != theme.Hand {
 			t.Errorf("%s: cursor ring %v, want %v", theme.Name, c, theme.Hand)
 		}
@@ -245,7 +239,7 @@ func TestShadesDoNotPileUp(t *testing.T) {
 	per := l.Cols * l.Zoom().Block // buffers per row of pixels
 	shades := []Shade{{0, per + per/2, 0.2}, {per + per/2, 3 * per, 0.6}, {3*per + 5, 3*per + 6, 0.9}}
 	var o Overlay
-	o.Shades(&l, shades, Light.Probe)
+	o.Shades(&l, shades, probe)
 	rows := map[int]uint8{}
 	for _, f := range o.Fills {
 		for y := f.Y0; y < f.Y1; y++ {
@@ -265,7 +259,7 @@ func TestShadesDoNotPileUp(t *testing.T) {
 	// One pixel per buffer or closer: ranges are drawn exactly.
 	c := Fit(1000, 300, 200)
 	o.Reset()
-	o.Shades(&c, []Shade{{0, 10, 0.5}}, Light.Probe)
+	o.Shades(&c, []Shade{{0, 10, 0.5}}, probe)
 	if len(o.Fills) != 1 {
 		t.Errorf("a range within a row gave %v", o.Fills)
 	}

@@ -382,7 +382,7 @@ type cellFlash struct{ read, write, drop float64 }
 //   - pinned: a bar down the left side (4 px or more)
 //   - usage count: up to five ticks along the bottom (11 px or more)
 //   - read flash: the fill glows towards Theme.Flash; write flash: a ring of ink
-//   - drop flash: the cell, emptied, burns in Theme.Drop and fades to Empty
+//   - drop flash: the cell, emptied, burns in Theme.Burn and fades to Empty
 func (p *Painter) cell(x, y, side int, code Code, fl cellFlash) {
 	readF, writeF := fl.read, fl.write
 	if code.Empty() {
@@ -595,7 +595,7 @@ func unpack(v uint32) RGBA { return RGBA{uint8(v), uint8(v >> 8), uint8(v >> 16)
 // flash it is, and whether the clock hand points at it.
 type Swatch struct {
 	Code              Code
-	Read, Write, Drop float64
+	Read, Write, Burn float64 // how far into a read, write or drop (burn) flash, 0 to 1
 	Hand              bool
 }
 
@@ -608,7 +608,7 @@ func PaintSwatch(t *Theme, nrel int, s Swatch, side int) []byte {
 	p.resize(side, side)
 	p.pal.build(t, max(nrel, s.Code.Rel()+1))
 	p.x0, p.y0, p.x1, p.y1 = 0, 0, side, side
-	p.cell(3, 3, side-6, s.Code, cellFlash{s.Read, s.Write, s.Drop})
+	p.cell(3, 3, side-6, s.Code, cellFlash{s.Read, s.Write, s.Burn})
 	if s.Hand {
 		p.ring(3, 3, side-6, 2, p.pal.hand)
 	}

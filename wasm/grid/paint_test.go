@@ -10,7 +10,7 @@ func frameOf(n, w, h int, theme *Theme) *Frame {
 }
 
 func TestPaintCellsAndMarks(t *testing.T) {
-	for _, theme := range []*Theme{&Light, &Dark} {
+	for _, theme := range []*Theme{testLight, testDark} {
 		f := frameOf(64, 400, 400, theme) // big cells
 		f.Codes[1] = MakeCode(0, 5, false, false)
 		f.Codes[2] = MakeCode(1, 0, false, false)
@@ -64,7 +64,7 @@ func TestPaintCellsAndMarks(t *testing.T) {
 }
 
 func TestPaintUsageTicks(t *testing.T) {
-	f := frameOf(16, 500, 500, &Light)
+	f := frameOf(16, 500, 500, testLight)
 	for u := range 6 {
 		f.Codes[u] = MakeCode(0, u, false, false)
 	}
@@ -73,7 +73,7 @@ func TestPaintUsageTicks(t *testing.T) {
 	l := f.Layout
 	for u := range 6 {
 		x, y, s := l.CellRect(u)
-		ink := Light.InkOn(Light.Fill(0, u))
+		ink := testLight.InkOn(testLight.Fill(0, u))
 		th := max(1, s/10)
 		n := 0
 		for xx := x; xx < x+s; xx++ {
@@ -88,29 +88,29 @@ func TestPaintUsageTicks(t *testing.T) {
 }
 
 func TestPaintHandAndHighlight(t *testing.T) {
-	f := frameOf(1024, 600, 500, &Dark)
+	f := frameOf(1024, 600, 500, testDark)
 	f.Hand, f.Highlight = 100, 700
 	var p Painter
 	p.Paint(f)
 	l := f.Layout
 	x, y, s := l.CellRect(100)
-	if got := p.At(x-1, y+s/2); got != Dark.Hand {
+	if got := p.At(x-1, y+s/2); got != testDark.Hand {
 		t.Errorf("no ring left of the hand's cell: %v", got)
 	}
-	if got := p.At(Ruler-2, y+s/2); got != Dark.Hand {
+	if got := p.At(Ruler-2, y+s/2); got != testDark.Hand {
 		t.Errorf("no marker in the left ruler at the hand's row: %v", got)
 	}
-	if got := p.At(x+s/2, Ruler-2); got != Dark.Hand {
+	if got := p.At(x+s/2, Ruler-2); got != testDark.Hand {
 		t.Errorf("no marker in the top ruler at the hand's column: %v", got)
 	}
 	x, y, s = l.CellRect(700)
-	if got := p.At(x+s/2, y-2); got != Dark.Highlight {
+	if got := p.At(x+s/2, y-2); got != testDark.Highlight {
 		t.Errorf("no highlight ring above the inspected cell: %v", got)
 	}
 }
 
 func TestPaintFlashes(t *testing.T) {
-	f := frameOf(256, 400, 400, &Light)
+	f := frameOf(256, 400, 400, testLight)
 	for i := range f.Codes {
 		f.Codes[i] = MakeCode(0, 2, false, false)
 	}
@@ -122,7 +122,7 @@ func TestPaintFlashes(t *testing.T) {
 	var p Painter
 	p.Paint(f)
 	l := f.Layout
-	fill := Light.Fill(0, 2)
+	fill := testLight.Fill(0, 2)
 	x, y, s := l.CellRect(10)
 	if got := p.At(x+s/2, y+s/2); got == fill {
 		t.Errorf("a read flash left the fill unchanged")
@@ -152,7 +152,7 @@ func TestPaintFlashes(t *testing.T) {
 
 func TestPaintBlocksShowsTheDominantRelation(t *testing.T) {
 	n := 2621440 // 20 GB
-	f := frameOf(n, 600, 400, &Light)
+	f := frameOf(n, 600, 400, testLight)
 	l := f.Layout
 	b := l.Zoom().Block
 	if b < 2 {
@@ -167,10 +167,10 @@ func TestPaintBlocksShowsTheDominantRelation(t *testing.T) {
 	f.Codes[0] = MakeCode(0, 5, false, false)
 	var p Painter
 	p.Paint(f)
-	if got, want := p.At(l.OX, l.OY), Light.Fill(1, 5); got != want {
+	if got, want := p.At(l.OX, l.OY), testLight.Fill(1, 5); got != want {
 		t.Errorf("mostly relation 1: pixel %v, want %v", got, want)
 	}
-	if got := p.At(l.OX+1, l.OY); got != Light.Empty {
+	if got := p.At(l.OX+1, l.OY); got != testLight.Empty {
 		t.Errorf("an empty block is %v, want Empty", got)
 	}
 	// Make the whole first block dirty: it darkens towards the ink.
@@ -180,19 +180,19 @@ func TestPaintBlocksShowsTheDominantRelation(t *testing.T) {
 		}
 	}
 	p.Paint(f)
-	if got := p.At(l.OX, l.OY); got == Light.Fill(1, 5) {
+	if got := p.At(l.OX, l.OY); got == testLight.Fill(1, 5) {
 		t.Errorf("an all-dirty block looks clean")
 	}
 	// One pinned buffer turns the pixel to ink.
 	f.Codes[l.Cols+1] |= codePinned
 	p.Paint(f)
-	if got := p.At(l.OX, l.OY); got != Light.InkDark && got != Light.InkLight {
+	if got := p.At(l.OX, l.OY); got != testLight.InkDark && got != testLight.InkLight {
 		t.Errorf("a block with a pinned buffer is %v, want ink", got)
 	}
 }
 
 func TestPaintRowsOnlyTouchesItsBand(t *testing.T) {
-	f := frameOf(16384, 600, 400, &Light)
+	f := frameOf(16384, 600, 400, testLight)
 	var p Painter
 	p.Paint(f)
 	before := append([]byte(nil), p.Bytes()...)
@@ -211,7 +211,7 @@ func TestPaintRowsOnlyTouchesItsBand(t *testing.T) {
 
 func TestPaintDoesNotAllocate(t *testing.T) {
 	for _, n := range []int{16384, 2621440} {
-		f := frameOf(n, 800, 600, &Dark)
+		f := frameOf(n, 800, 600, testDark)
 		var fl Flashes
 		fl.Reset(n)
 		f.Flashes, f.Hand, f.Highlight = &fl, 5, 6
@@ -224,15 +224,15 @@ func TestPaintDoesNotAllocate(t *testing.T) {
 }
 
 func TestPaintSwatch(t *testing.T) {
-	px := PaintSwatch(&Dark, 4, Swatch{Code: MakeCode(1, 5, true, false), Hand: true}, 24)
+	px := PaintSwatch(testDark, 4, Swatch{Code: MakeCode(1, 5, true, false), Hand: true}, 24)
 	if len(px) != 24*24*4 {
 		t.Fatalf("swatch has %d bytes", len(px))
 	}
 	at := func(x, y int) RGBA { i := (y*24 + x) * 4; return RGBA{px[i], px[i+1], px[i+2], px[i+3]} }
-	if got := at(12, 12); got != Dark.Fill(1, 5) {
-		t.Errorf("swatch centre %v, want %v", got, Dark.Fill(1, 5))
+	if got := at(12, 12); got != testDark.Fill(1, 5) {
+		t.Errorf("swatch centre %v, want %v", got, testDark.Fill(1, 5))
 	}
-	if got := at(1, 12); got != Dark.Hand {
+	if got := at(1, 12); got != testDark.Hand {
 		t.Errorf("swatch hand ring %v", got)
 	}
 	if got := at(0, 0); got.A != 0 {
@@ -268,7 +268,7 @@ func TestUpdateMatchesAFullPaint(t *testing.T) {
 		n, w, h int
 		zoom    int
 	}{{300, 300, 200, 0}, {16384, 700, 500, 0}, {16384, 700, 500, 3}, {131072, 330, 260, 0}, {1024, 120, 90, 0}} {
-		f := frameOf(tc.n, tc.w, tc.h, &Dark)
+		f := frameOf(tc.n, tc.w, tc.h, testDark)
 		f.Layout = f.Layout.ZoomCentre(tc.zoom)
 		var fl Flashes
 		fl.Reset(tc.n)
@@ -330,7 +330,7 @@ func TestUpdateMatchesAFullPaint(t *testing.T) {
 }
 
 func TestUpdateRepaintsLittle(t *testing.T) {
-	f := frameOf(16384, 700, 500, &Light)
+	f := frameOf(16384, 700, 500, testLight)
 	f.Hand = 10
 	var p Painter
 	p.Paint(f)
@@ -360,7 +360,7 @@ func TestUpdateRepaintsLittle(t *testing.T) {
 // TestPaintDropFlash: an emptied buffer burns in Theme.Drop, then fades to Empty; in a view
 // of blocks the pixel burns too.
 func TestPaintDropFlash(t *testing.T) {
-	for _, theme := range []*Theme{&LightDrop, &DarkDrop} {
+	for _, theme := range []*Theme{dropLight, dropDark} {
 		f := frameOf(64, 400, 400, theme)
 		var fl Flashes
 		fl.Reset(64)
@@ -369,7 +369,7 @@ func TestPaintDropFlash(t *testing.T) {
 		var p Painter
 		p.Paint(f)
 		x, y, s := f.Layout.CellRect(5)
-		if got, want := p.At(x+s/2, y+s/2), Mix(theme.Empty, theme.Drop, dropStrength); got != want {
+		if got, want := p.At(x+s/2, y+s/2), Mix(theme.Empty, theme.Burn, dropStrength); got != want {
 			t.Errorf("%s: burning cell %v, want %v", theme.Name, got, want)
 		}
 		fl.Age(FlashTicks)
@@ -383,7 +383,7 @@ func TestPaintDropFlash(t *testing.T) {
 		bf.Note(FlashDrop, 0)
 		b.Flashes = &bf
 		p.Paint(b)
-		if got, want := p.At(b.Layout.OX, b.Layout.OY), Mix(theme.Empty, theme.Drop, dropStrength); got != want {
+		if got, want := p.At(b.Layout.OX, b.Layout.OY), Mix(theme.Empty, theme.Burn, dropStrength); got != want {
 			t.Errorf("%s: burning block %v, want %v", theme.Name, got, want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/lab"
 )
 
 // RGBA is an opaque or transparent colour with 8-bit channels, not premultiplied. Every
@@ -22,12 +23,32 @@ func (c RGBA) pixel() uint32 {
 
 // hex parses "#rrggbb"; it is only used on the constants below.
 func hex(s string) RGBA {
-	var c RGBA
-	if _, err := fmt.Sscanf(s, "#%02x%02x%02x", &c.R, &c.G, &c.B); err != nil {
+	c, ok := ParseHex(s)
+	if !ok {
 		panic("grid: bad colour " + s)
 	}
-	c.A = 255
 	return c
+}
+
+// ParseHex parses an opaque colour written "#rrggbb".
+func ParseHex(s string) (RGBA, bool) {
+	var c RGBA
+	if len(s) != 7 {
+		return c, false
+	}
+	if _, err := fmt.Sscanf(s, "#%02x%02x%02x", &c.R, &c.G, &c.B); err != nil {
+		return RGBA{}, false
+	}
+	c.A = 255
+	return c, true
+}
+
+// parseHex parses "#rrggbb", or gives def for anything else.
+func parseHex(s string, def RGBA) RGBA {
+	if c, ok := ParseHex(s); ok {
+		return c
+	}
+	return def
 }
 
 // Mix returns a+(b−a)·t per channel, t from 0 (a) to 1 (b), rounded.
@@ -55,9 +76,10 @@ func Contrast(a, b RGBA) float64 {
 	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
 
-// Theme is the set of colours the grid is drawn with. Relation colours come from the
-// Okabe–Ito palette, chosen to stay distinct for the common forms of colour blindness; every
-// state that matters also has a mark that does not depend on colour.
+// Theme is the set of colours the grid is drawn with. The base themes (Light, Dark) hold
+// only neutral colours: the surface, empty buffers, ink, the clock hand, the highlight and
+// the flashes. The colours of full buffers come from the lab that runs, through its legend
+// (ThemeFor), so the grid knows no lab.
 type Theme struct {
 	Name string
 	// Background is the grid's surface. Gaps and margins are left transparent so the page's
@@ -71,18 +93,21 @@ type Theme struct {
 	Hand       RGBA // the clock hand's ring and ruler markers
 	Highlight  RGBA // the ring around the inspected buffer
 	Flash      RGBA // what a freshly read page glows towards, a hue no relation uses
-	Relations  []RGBA
-	// The drop lab's marks: Probe for what looks for a relation's buffers (the scan's
-	// cursor and trail, a lookup's ring, a missed lookup on the tape), Drop for the burst of
-	// a buffer InvalidateBuffer empties.
-	Probe RGBA
-	Drop  RGBA
-	// FadeFrom, when not zero, replaces UsageFade: a cell shows FadeFrom of its relation's
+	Burn       RGBA // what a buffer emptied unwritten burns in (FlashDrop)
+	// Roles are the colours of full buffers, by role: a Code's relation field holds a role
+	// (Tracker.SetRelMap maps relations to roles). Empty in the base themes.
+	Roles []RGBA
+	// Marks are the colours of the legend's marks by key, which a lab's view draws over
+	// the grid. Empty in the base themes.
+	Marks map[string]RGBA
+	// FadeFrom, when not zero, replaces UsageFade: a cell shows FadeFrom of its role's
 	// colour at usage count 0, rising evenly to all of it at the maximum.
 	FadeFrom float64
+	// base is the theme this one was built from by ThemeFor, or nil for a base theme.
+	base *Theme
 }
 
-// The two themes the site offers.
+// The two base themes the site offers.
 var (
 	Light = Theme{
 		Name:       "light",
@@ -94,18 +119,7 @@ var (
 		Hand:       hex("#1d1d22"),
 		Highlight:  hex("#7a3ff2"),
 		Flash:      hex("#8f5cff"),
-		Relations: []RGBA{
-			hex("#3a9ad9"), // sky blue, a shade deeper than Okabe–Ito's to read on white
-			hex("#e69f00"), // orange
-			hex("#009e73"), // bluish green
-			hex("#cc79a7"), // reddish purple
-			hex("#0072b2"), // blue
-			hex("#d55e00"), // vermillion
-			hex("#f0e442"), // yellow
-			hex("#8a8a8a"), // grey
-		},
-		Probe: hex("#2463eb"),
-		Drop:  hex("#d7263d"),
+		Burn:       hex("#d7263d"),
 	}
 	Dark = Theme{
 		Name:       "dark",
@@ -117,79 +131,80 @@ var (
 		Hand:       hex("#f4f4f6"),
 		Highlight:  hex("#c3a6ff"),
 		Flash:      hex("#ffffff"),
-		Relations: []RGBA{
-			hex("#56b4e9"), // sky blue
-			hex("#e69f00"), // orange
-			hex("#1fb88a"), // bluish green, lifted to read on the dark surface
-			hex("#d98cb6"), // reddish purple, lifted
-			hex("#2a6fc9"), // blue, lifted a little
-			hex("#e8743b"), // vermillion, lifted
-			hex("#f0e442"), // yellow
-			hex("#a0a0a0"), // grey
-		},
-		Probe: hex("#5e9bff"),
-		Drop:  hex("#ff5468"),
+		Burn:       hex("#ff5468"),
 	}
 )
 
-// The drop lab's themes: Light and Dark with the relations recoloured so that the ones being
-// dropped stand out. Palette index 0 is the relation that fills the rest of the pool
-// ("others"), in a quiet grey; the dropped relations take the next DropShades indices in
-// turn, shades of one warm family, so that neighbouring relations stay apart. DropRelIndex
-// maps a relation to its index.
-//
-// Usage counts matter little to a drop, so colours fade less with them (FadeFrom), and an
-// emptied buffer is lighter than in free play (darker on the dark theme), close to the
-// background, so that dropped pages are seen to be gone. Shades alternate light and dark.
-var (
-	LightDrop = dropTheme(Light, hex("#efede7"), hex("#d8d5cd"), hex("#b0aca3"),
-		hex("#f76707"), hex("#b8420b"), hex("#fa9a1e"), hex("#d9530e"))
-	DarkDrop = dropTheme(Dark, hex("#1f2228"), hex("#30343c"), hex("#555a64"),
-		hex("#ffa94d"), hex("#e8590c"), hex("#ffc078"), hex("#ff7a1a"))
-)
-
-// DropShades is how many colours the dropped relations take in turn.
-const DropShades = 4
-
-// dropFadeFrom is the drop themes' FadeFrom.
-const dropFadeFrom = 0.78
-
-func dropTheme(t Theme, empty, edge, others RGBA, shades ...RGBA) Theme {
-	if len(shades) != DropShades {
-		panic("grid: a drop theme needs DropShades shades")
+// ThemeFor returns base coloured by a lab's legend: the legend's roles become Roles, its
+// marks Marks, its Empty swatch (if any) the empty buffers' colours and its FadeFrom the
+// fade, each in base's variant (the light colours on a light theme, the dark ones on a dark
+// theme). A mark whose key names a flash (FlashKind.String: "read", "drop") also colours
+// that flash, so what the legend shows and what the grid burns agree.
+func ThemeFor(base *Theme, legend lab.Legend) *Theme {
+	if base.base != nil {
+		base = base.base
 	}
-	t.Empty, t.EmptyEdge, t.FadeFrom = empty, edge, dropFadeFrom
-	t.Relations = append([]RGBA{others}, shades...)
+	t := *base
+	t.base = base
+	dark := base.Name == Dark.Name
+	pick := func(light, darkHex string) RGBA {
+		if dark {
+			return parseHex(darkHex, base.Empty)
+		}
+		return parseHex(light, base.Empty)
+	}
+	t.Roles = make([]RGBA, len(legend.Roles))
+	for i, r := range legend.Roles {
+		t.Roles[i] = pick(r.Light, r.Dark)
+	}
+	t.Marks = make(map[string]RGBA, len(legend.Marks))
+	for _, m := range legend.Marks {
+		c := pick(m.Light, m.Dark)
+		t.Marks[m.Key] = c
+		switch m.Key {
+		case FlashRead.String():
+			t.Flash = c
+		case FlashDrop.String():
+			t.Burn = c
+		}
+	}
+	if e := legend.Empty; e != nil {
+		t.Empty = pick(e.Light, e.Dark)
+		if e.EdgeLight != "" && e.EdgeDark != "" {
+			t.EmptyEdge = pick(e.EdgeLight, e.EdgeDark)
+		}
+	}
+	t.FadeFrom = legend.FadeFrom
+	return &t
+}
+
+// Base returns the base theme t was built from, or t itself.
+func (t *Theme) Base() *Theme {
+	if t.base != nil {
+		return t.base
+	}
 	return t
 }
 
-// DropLab returns the drop lab's variant of t: LightDrop or DarkDrop.
-func (t *Theme) DropLab() *Theme {
-	if t.Name == Dark.Name {
-		return &DarkDrop
+// Mark returns the colour of the legend's mark key, and whether the theme has it; the
+// clock hand's colour when it has not.
+func (t *Theme) Mark(key string) (RGBA, bool) {
+	c, ok := t.Marks[key]
+	if !ok {
+		return t.Hand, false
 	}
-	return &LightDrop
+	return c, true
 }
 
-// DropRelIndex returns the palette index of the drop lab's relation rel (an index in
-// Sim.Relations) when the experiment drops nrel relations, which come first in the catalog,
-// followed by "others": 0 for others, and 1 to DropShades in turn for the dropped ones.
-func DropRelIndex(rel, nrel int) int {
-	if rel < 0 {
-		return -1
+// RelMap returns legend.RoleOf for each of nrel relations, for Tracker.SetRelMap; nil when
+// the legend gives each relation its own role.
+func RelMap(legend lab.Legend, nrel int) []int32 {
+	if legend.Role == nil {
+		return nil
 	}
-	if rel >= nrel {
-		return 0
-	}
-	return 1 + rel%DropShades
-}
-
-// DropRelMap returns DropRelIndex for each of the nrel+1 relations of a drop lab, for
-// Tracker.SetRelMap.
-func DropRelMap(nrel int) []int32 {
-	m := make([]int32, nrel+1)
+	m := make([]int32, nrel)
 	for i := range m {
-		m[i] = int32(DropRelIndex(i, nrel))
+		m[i] = int32(legend.RoleOf(i))
 	}
 	return m
 }
@@ -205,12 +220,16 @@ func ThemeByName(name string) (*Theme, bool) {
 	return &Light, false
 }
 
-// Rel returns the colour of relation i; the palette repeats after its last colour.
+// Rel returns the colour of role i; the roles repeat after the last. A theme without roles
+// draws every full buffer in the empty buffers' edge colour.
 func (t *Theme) Rel(i int) RGBA {
 	if i < 0 {
 		return t.Empty
 	}
-	return t.Relations[i%len(t.Relations)]
+	if len(t.Roles) == 0 {
+		return t.EmptyEdge
+	}
+	return t.Roles[i%len(t.Roles)]
 }
 
 // UsageFade is how much of a relation's colour a cell shows for each usage count: a buffer
@@ -223,7 +242,7 @@ func UsageFade(usage int) float64 {
 // maxUsage is BM_MAX_USAGE_COUNT, the largest usage count.
 const maxUsage = sim.BMMaxUsageCount
 
-// Fill returns the colour of a valid buffer of relation rel with the given usage count, before
+// Fill returns the colour of a valid buffer of role rel with the given usage count, before
 // any mark is drawn on it.
 func (t *Theme) Fill(rel, usage int) RGBA {
 	if rel < 0 {
@@ -311,7 +330,7 @@ func (p *palette) build(t *Theme, nrel int) {
 		}
 	}
 	p.hand, p.hilite = t.Hand.pixel(), t.Highlight.pixel()
-	p.flash, p.fg, p.drop = t.Flash, t.Hand, t.Drop
+	p.flash, p.fg, p.drop = t.Flash, t.Hand, t.Burn
 }
 
 // smallMask keeps the bits of a Code that decide a small cell's colour: relation, usage

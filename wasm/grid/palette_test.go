@@ -11,9 +11,9 @@ func distance(a, b RGBA) float64 {
 }
 
 func TestRelationColoursAreDistinct(t *testing.T) {
-	for _, th := range []*Theme{&Light, &Dark} {
-		for i, a := range th.Relations {
-			for j, b := range th.Relations[:i] {
+	for _, th := range []*Theme{testLight, testDark} {
+		for i, a := range th.Roles {
+			for j, b := range th.Roles[:i] {
 				if d := distance(a, b); d < 60 {
 					t.Errorf("%s: relations %d and %d are too close (%.0f)", th.Name, i, j, d)
 				}
@@ -29,8 +29,8 @@ func TestRelationColoursAreDistinct(t *testing.T) {
 }
 
 func TestMarksContrastWithEveryFill(t *testing.T) {
-	for _, th := range []*Theme{&Light, &Dark} {
-		for i := range th.Relations {
+	for _, th := range []*Theme{testLight, testDark} {
+		for i := range th.Roles {
 			for u := range 6 {
 				f := th.Fill(i, u)
 				if c := Contrast(f, th.InkOn(f)); c < 3 {
@@ -48,8 +48,8 @@ func TestMarksContrastWithEveryFill(t *testing.T) {
 }
 
 func TestUsageBrightens(t *testing.T) {
-	for _, th := range []*Theme{&Light, &Dark} {
-		for i := range th.Relations {
+	for _, th := range []*Theme{testLight, testDark} {
+		for i := range th.Roles {
 			for u := 1; u < 6; u++ {
 				if distance(th.Fill(i, u), th.Background) <= distance(th.Fill(i, u-1), th.Background) {
 					t.Errorf("%s: relation %d at usage %d is no further from the background than at %d", th.Name, i, u, u-1)

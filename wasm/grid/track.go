@@ -22,8 +22,9 @@ type Tracked interface {
 type Tracker struct {
 	Codes []Code
 	// MaxTouched, when not zero, replaces the default number of named buffers past which
-	// Note gives up on them and refreshes the whole pool. The drop lab raises it: a scan
-	// names its invalidations in order, mostly in runs, which Sync copies run by run.
+	// Note gives up on them and refreshes the whole pool. A lab that changes runs of buffers
+	// raises it (labview.Options.Runs): a scan names its invalidations in order, mostly in
+	// runs, which Sync copies run by run.
 	MaxTouched int
 
 	r       Refresher

@@ -105,15 +105,15 @@ func TestTrackerRefreshesInBudgetedSlices(t *testing.T) {
 // that invalidates a long run of buffers is copied run by run, without a full refresh, and
 // ChangedRange reports where.
 func TestTrackerFollowsADropLab(t *testing.T) {
-	p, _ := drop.ParseDropParams(map[string]string{"tables": "2x3000", "policy": "pg13"})
-	s, err := drop.NewReplay(p.Experiment(), p.Policy)
+	v, _ := drop.Lab{}.Params().Parse(map[string]string{"tables": "2x3000", "policy": "pg13"})
+	s, err := drop.NewReplay(drop.ExperimentOf(v))
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := s.Pool.NBuffers
 	var tr Tracker
 	tr.MaxTouched = n
-	tr.SetRelMap(DropRelMap(2))
+	tr.SetRelMap(RelMap(dropLegend, 3))
 	tr.Reset(s, n, s.Pool.ClockHand())
 	if a, b := tr.ChangedRange(); a != 0 || b != n {
 		t.Errorf("after Reset the changed range is [%d,%d), want the pool", a, b)

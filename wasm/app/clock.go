@@ -1,15 +1,13 @@
-//go:build js
-
-package main
+package app
 
 import "time"
 
-// ticksPerSecond is Ebiten's default TPS, which the app keeps.
-const ticksPerSecond = 60
+// TicksPerSecond is Ebiten's default TPS, which the app keeps.
+const TicksPerSecond = 60
 
-// stepBudget is the wall time one tick may spend on simulation steps, leaving the rest of a
+// StepBudget is the wall time one tick may spend on simulation steps, leaving the rest of a
 // 60 Hz frame to painting and the browser.
-const stepBudget = 9 * time.Millisecond
+const StepBudget = 9 * time.Millisecond
 
 // deadline is a wall-clock time after which a loop of steps stops; the zero value never
 // passes. Wall time decides only how many steps run per frame, never what a step does, so
@@ -23,6 +21,15 @@ func newDeadline(d time.Duration) deadline { return deadline{time.Now().Add(d)} 
 
 func (d deadline) passed() bool { return !d.at.IsZero() && time.Now().After(d.at) }
 
+// stop returns passed as a stop function for labview.View.Step, nil for no deadline (which
+// tells the view the reader stepped by hand).
+func (d deadline) stop() func() bool {
+	if d.at.IsZero() {
+		return nil
+	}
+	return d.passed
+}
+
 // rateMeter measures simulation steps per second of wall time, over windows of about a
 // second.
 type rateMeter struct {
@@ -31,13 +38,13 @@ type rateMeter struct {
 	rate  float64
 }
 
-func (m *rateMeter) reset(steps uint64) { *m = rateMeter{steps: steps, at: time.Now()} }
+func (m *rateMeter) reset(steps uint64, now time.Time) { *m = rateMeter{steps: steps, at: now} }
 
-// observe takes the step counter now and updates the rate once a window is over.
-func (m *rateMeter) observe(steps uint64) {
-	now := time.Now()
+// observe takes the step counter at wall time now and updates the rate once a window is
+// over.
+func (m *rateMeter) observe(steps uint64, now time.Time) {
 	if m.at.IsZero() || steps < m.steps {
-		m.reset(steps)
+		m.reset(steps, now)
 		return
 	}
 	if dt := now.Sub(m.at); dt >= time.Second {

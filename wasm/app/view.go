@@ -1,29 +1,30 @@
-//go:build js
-
-package main
+package app
 
 import (
 	"github.com/bufferscope/bufferscope/sim"
-	"github.com/bufferscope/bufferscope/wasm/droplab"
+	"github.com/bufferscope/bufferscope/sim/lab"
 	"github.com/bufferscope/bufferscope/wasm/grid"
+	"github.com/bufferscope/bufferscope/wasm/labview"
 )
 
 // view is what the grid shows and how: the codes kept in step with the simulation, the
-// flashes of recent events, zoom and pan, theme and motion, and the painted pixels. In the
-// drop lab it also draws the overlay of the replay's marks (dropview.go).
+// flashes of recent events, zoom and pan, theme and motion, the painted pixels, and the
+// overlay the lab's view draws over them.
 type view struct {
 	tracker grid.Tracker
 	flashes grid.Flashes
 	layout  grid.Layout
 	painter grid.Painter
-	base    *grid.Theme // the theme the reader chose
-	theme   *grid.Theme // what the grid is drawn with: base, or its drop-lab variant
-	reduced bool        // the reader asked for reduced motion: no flashes
-	nrel    int         // palette entries: relations in the catalog, or the drop lab's colours
-	hilite  int         // buffer being inspected, or -1
-	w, h    int         // canvas size in CSS pixels
-
-	drop dropView // the drop lab's marks; off in free play
+	overlay grid.Overlay
+	base    *grid.Theme // the base theme the reader chose
+	theme   *grid.Theme // what the grid is drawn with: base in the run's legend's colours
+	legend  lab.Legend
+	opts    labview.Options
+	reduced bool // the reader asked for reduced motion: no flashes
+	nrel    int  // the theme's roles: the palette's size
+	nrels   int  // relations in the catalog when the legend was taken
+	hilite  int  // buffer being inspected, or -1
+	w, h    int  // canvas size in CSS pixels
 
 	// Banded repainting of views larger than the paint budget.
 	band int // next canvas row to repaint
@@ -35,7 +36,7 @@ type view struct {
 const (
 	refreshBudget = 1 << 17
 	paintBudget   = 1 << 19
-	rowsBudget    = 1 << 21 // the drop lab's repaint of the rows its replay changed
+	rowsBudget    = 1 << 21 // the repaint of the rows a lab that changes runs of buffers changed
 )
 
 func (v *view) init() {
@@ -43,60 +44,64 @@ func (v *view) init() {
 	v.hilite = -1
 }
 
-// attach points the view at a freshly built simulation; watch is the drop lab's, or nil for
-// free play.
-func (v *view) attach(s *sim.Sim, watch *droplab.Watch) {
+// attach points the view at a freshly built simulation, drawn in legend's colours as the
+// lab's view asks (opts).
+func (v *view) attach(s *sim.Sim, legend lab.Legend, opts labview.Options) {
 	n := s.Pool.NBuffers
-	v.drop.attach(watch)
-	below := 0
-	v.tracker.SetRelMap(nil)
+	v.opts = opts
 	v.tracker.MaxTouched = 0
-	if v.drop.on() {
-		// Colours by role, a lane under the grid, and the buffers a scan empties copied
-		// in runs, which is faster than a full refresh of a large pool.
-		v.tracker.SetRelMap(grid.DropRelMap(watch.Relations()))
+	if opts.Runs {
+		// Buffers emptied in runs are copied run by run, which is faster than a full
+		// refresh of a large pool.
 		v.tracker.MaxTouched = n
-		below = grid.LaneHeight
 	}
+	v.setLegend(legend, len(s.Relations()))
 	v.tracker.Reset(s, n, s.Pool.ClockHand())
 	v.flashes.Reset(n)
-	v.nrel = len(s.Relations())
-	v.setTheme(v.base) // in the drop lab, also the palette's size
+	v.overlay.Reset()
 	v.hilite = -1
-	v.layout = grid.FitBelow(n, max(v.w, 1), max(v.h, 1), below)
+	v.layout = grid.FitBelow(n, max(v.w, 1), max(v.h, 1), opts.Below)
+}
+
+// setLegend takes the run's legend for a catalog of nrels relations: the map from relations
+// to roles and the theme's colours.
+func (v *view) setLegend(legend lab.Legend, nrels int) {
+	v.legend, v.nrels = legend, nrels
+	v.tracker.SetRelMap(grid.RelMap(legend, nrels))
+	v.setTheme(v.base)
 }
 
 // release lets go of everything sized for the pool, before a large one is built.
 func (v *view) release() {
 	v.tracker.Codes = nil
 	v.flashes.Reset(0)
-	v.drop.attach(nil)
+	v.overlay.Reset()
 	v.painter = grid.Painter{}
 }
 
-// relOf returns the palette index of the relation buffer id holds as the grid last saw it,
-// for the drop lab's tape; a dropped relation's first shade when it is not known.
-func (v *view) relOf(id int32) int {
+// shown returns the role the grid last showed in buffer id, -1 for an empty buffer or one
+// it does not know, for a lab's view that needs it before the grid learns of a change.
+func (v *view) shown(id int32) int {
 	if id >= 0 && int(id) < len(v.tracker.Codes) {
 		if c := v.tracker.Codes[id]; !c.Empty() {
 			return c.Rel()
 		}
 	}
-	return 1
+	return -1
 }
 
-// note takes the events of one command; flash says whether its reads and writes flash. In
-// the drop lab, buffers InvalidateBuffer emptied burn as well.
-func (v *view) note(events []sim.Event, flash bool) {
+// note takes the events of one command; flash says whether its reads and writes flash,
+// and the lab's view whether any other event flashes (a buffer emptied burns).
+func (v *view) note(events []sim.Event, flash bool, lv labview.View) {
 	var f *grid.Flashes
 	if flash && !v.reduced {
 		f = &v.flashes
 	}
 	v.tracker.Note(events, f)
-	if f != nil && v.drop.on() && f.Enabled() {
+	if f != nil && f.Enabled() {
 		for i := range events {
-			if e := &events[i]; e.Kind == sim.EvInvalidate {
-				f.Note(grid.FlashDrop, int(e.Buffer))
+			if kind, ok := lv.Flash(&events[i]); ok {
+				f.Note(kind, int(events[i].Buffer))
 			}
 		}
 	}
@@ -106,11 +111,6 @@ func (v *view) note(events []sim.Event, flash bool) {
 // and brings the codes up to date; it runs once per Ebiten tick.
 func (v *view) tick(s *sim.Sim, ticks int) {
 	v.flashes.Age(ticks)
-	if v.drop.on() {
-		v.nrel = len(v.theme.Relations)
-	} else {
-		v.nrel = len(s.Relations())
-	}
 	v.tracker.Sync(s, s.Pool.ClockHand(), refreshBudget)
 }
 
@@ -126,27 +126,11 @@ func (v *view) resize(w, h int) {
 // setLayout changes zoom or pan.
 func (v *view) setLayout(l grid.Layout) { v.layout = l }
 
-// setTheme draws the grid in t, or in its drop-lab variant in the drop lab.
+// setTheme draws the grid in base theme t, coloured by the run's legend.
 func (v *view) setTheme(t *grid.Theme) {
-	v.base, v.theme = t, t
-	if v.drop.on() {
-		v.theme = t.DropLab()
-		v.nrel = len(v.theme.Relations)
-	}
-}
-
-// relColor returns the colour relation rel (an index in Sim.Relations) is drawn in.
-func (v *view) relColor(rel int) grid.RGBA {
-	return v.theme.Rel(v.relIndex(rel))
-}
-
-// relIndex returns the palette index of relation rel: rel itself in free play, its role's
-// colour in the drop lab.
-func (v *view) relIndex(rel int) int {
-	if v.drop.on() {
-		return grid.DropRelIndex(rel, v.drop.watch.Relations())
-	}
-	return rel
+	v.base = t.Base()
+	v.theme = grid.ThemeFor(v.base, v.legend)
+	v.nrel = max(len(v.theme.Roles), 1)
 }
 
 // setReduced turns flashes off for readers who asked for reduced motion, or on again.
@@ -165,10 +149,10 @@ func (v *view) setHighlight(id int) {
 	v.hilite = id
 }
 
-// frame collects what the painter needs, with the clock hand at hand. The drop lab has no
-// workload and marks its scan's cursor instead, in the overlay.
+// frame collects what the painter needs, with the clock hand at hand, unless the lab's
+// view leaves it out.
 func (v *view) frame(hand int) grid.Frame {
-	if v.drop.on() {
+	if v.opts.HideHand {
 		hand = -1
 	}
 	f := grid.Frame{Layout: v.layout, Codes: v.tracker.Codes, NumRel: v.nrel, Theme: v.theme, Hand: hand, Highlight: v.hilite}
@@ -199,9 +183,10 @@ func (v *view) paint(hand int) bool {
 		return true
 	}
 	painted := false
-	if changed && v.drop.on() && from < to {
-		// The drop lab changes the pool where its replay is: repaint those rows now, when
-		// they are few enough, instead of the whole picture band by band.
+	if changed && v.opts.Runs && from < to {
+		// A lab that changes the pool in runs changes it where its scenario is: repaint
+		// those rows now, when they are few enough, instead of the whole picture band by
+		// band.
 		y0, y1 := v.layout.RowSpan(from, to)
 		y0, y1 = max(y0, 0), min(y1, v.h)
 		if z := v.layout.Zoom(); (y1-y0)/z.Cell*z.Block*v.layout.Cols <= rowsBudget {

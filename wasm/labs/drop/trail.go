@@ -1,4 +1,4 @@
-package droplab
+package drop
 
 // TrailTicks is how long the descriptors a scan checked stay lit behind its cursor: half a
 // second at 60 ticks per second.
@@ -62,8 +62,8 @@ func Fade(born, now uint32, ticks int) float64 {
 // TapeLen is how many lookups the tape remembers: more than a lane of pips can show.
 const TapeLen = 512
 
-// Lookup is one lookup on the tape: whether it missed, the relation (palette index, as
-// Watch.RelOf gave it) of the buffer it found, and the tick it was made at.
+// Lookup is one lookup on the tape: whether it missed, the role (as Watch.RelOf gave it) of
+// the buffer it found, and the tick it was made at.
 type Lookup struct {
 	Miss bool
 	Rel  int
@@ -72,15 +72,19 @@ type Lookup struct {
 
 // Tape is the outcomes of the most recent lookups, in the order they were made.
 type Tape struct {
-	ring  [TapeLen]Lookup
-	next  int    // where the next lookup goes
-	Total uint64 // lookups ever pushed
+	ring   [TapeLen]Lookup
+	next   int    // where the next lookup goes
+	Total  uint64 // lookups ever pushed
+	Misses uint64 // of which missed
 }
 
 func (t *Tape) push(l Lookup) {
 	t.ring[t.next] = l
 	t.next = (t.next + 1) % TapeLen
 	t.Total++
+	if l.Miss {
+		t.Misses++
+	}
 }
 
 // Recent appends the last k lookups (fewer if fewer were made) to dst, oldest first.

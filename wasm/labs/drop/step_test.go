@@ -1,4 +1,4 @@
-package droplab
+package drop
 
 import (
 	"fmt"
@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
-	"github.com/bufferscope/bufferscope/sim/labs/drop"
+	simdrop "github.com/bufferscope/bufferscope/sim/labs/drop"
+	"github.com/bufferscope/bufferscope/sim/param"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
@@ -31,13 +32,13 @@ var experiments = []struct {
 	{"big scan", map[string]string{"shared_buffers": "1GB", "tables": "1x100000", "policy": "pg13"}},
 }
 
-func build(t *testing.T, values map[string]string) (*sim.Sim, drop.DropParams) {
+func build(t *testing.T, values map[string]string) (*sim.Sim, param.Values) {
 	t.Helper()
-	p, problems := drop.ParseDropParams(values)
+	p, problems := simdrop.Lab{}.Params().Parse(values)
 	if len(problems) > 0 {
 		t.Fatalf("%v: %v", values, problems)
 	}
-	s, err := drop.NewReplay(p.Experiment(), p.Policy)
+	s, err := simdrop.NewReplay(simdrop.ExperimentOf(p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func build(t *testing.T, values map[string]string) (*sim.Sim, drop.DropParams) {
 // total runs a lab natively to the end and returns its units.
 func total(t *testing.T, values map[string]string) uint64 {
 	s, _ := build(t, values)
-	for !drop.ProgressOf(s).Done {
+	for !simdrop.ProgressOf(s).Done {
 		if err := s.Step(1 << 20); err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +87,7 @@ func TestStepMatchesNative(t *testing.T) {
 				if s.Stats().Steps != native.Stats().Steps {
 					t.Errorf("after %d units: %d steps, native %d", n, s.Stats().Steps, native.Stats().Steps)
 				}
-				if n >= units && !drop.ProgressOf(s).Done {
+				if n >= units && !simdrop.ProgressOf(s).Done {
 					t.Errorf("after all %d units the replay is not done", units)
 				}
 			}
@@ -101,16 +102,16 @@ func TestRunToEndMatchesExperiment(t *testing.T) {
 		t.Run(x.name, func(t *testing.T) {
 			s, p := build(t, x.values)
 			w := NewWatch(s, s.Pool.NBuffers)
-			for !drop.ProgressOf(s).Done {
+			for !simdrop.ProgressOf(s).Done {
 				if _, err := w.Step(s, 1000, nil, nil); err != nil {
 					t.Fatal(err)
 				}
 			}
-			res, err := drop.RunExperiment(p.Experiment(), p.Policy)
+			res, err := simdrop.RunExperiment(simdrop.ExperimentOf(p))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := drop.ProgressOf(s).Result; got != res[0] {
+			if got := simdrop.ProgressOf(s).Result; got != res[0] {
 				t.Errorf("lab ended with %+v\nexperiment: %+v", got, res[0])
 			}
 			if s.Now() != res[0].Time {
@@ -125,7 +126,7 @@ func TestRunToEndMatchesExperiment(t *testing.T) {
 func naiveMisses(t *testing.T, values map[string]string) uint64 {
 	s, _ := build(t, values)
 	var misses uint64
-	for !drop.ProgressOf(s).Done {
+	for !simdrop.ProgressOf(s).Done {
 		if err := s.Step(1); err != nil {
 			t.Fatal(err)
 		}
@@ -138,8 +139,9 @@ func naiveMisses(t *testing.T, values map[string]string) uint64 {
 	return misses
 }
 
-// TestMissesMatchNaiveCount checks the counted misses against one unit at a time, and that
-// no chunk's events overflow, whatever the path.
+// TestMissesMatchNaiveCount: the misses on the tape, taken from the replay's own count
+// (Result.LookupMisses), agree with the lookups that found no buffer counted one unit at a
+// time from the events; and no chunk's events overflow, whatever the path.
 func TestMissesMatchNaiveCount(t *testing.T) {
 	for _, x := range experiments {
 		t.Run(x.name, func(t *testing.T) {
@@ -152,15 +154,15 @@ func TestMissesMatchNaiveCount(t *testing.T) {
 					overflowed++
 				}
 			}
-			for !drop.ProgressOf(s).Done {
+			for !simdrop.ProgressOf(s).Done {
 				if _, err := w.Step(s, 1<<30, nil, note); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if w.Misses != want || w.Inexact {
-				t.Errorf("%d misses (inexact %v), one unit at a time %d", w.Misses, w.Inexact, want)
+			res := simdrop.ProgressOf(s).Result
+			if w.Tape.Misses != want || res.LookupMisses != want {
+				t.Errorf("%d misses on the tape, %d counted by the replay, one unit at a time %d", w.Tape.Misses, res.LookupMisses, want)
 			}
-			res := drop.ProgressOf(s).Result
 			if overflowed > 0 {
 				t.Errorf("%d chunks overflowed their events", overflowed)
 			}
@@ -181,7 +183,7 @@ func TestVacuumChunksKeepEvents(t *testing.T) {
 	s, _ := build(t, map[string]string{"shared_buffers": "128kB", "tables": "1x5000", "op": "vacuum", "policy": "lookup"})
 	w := NewWatch(s, s.Pool.NBuffers)
 	most := 0
-	for !drop.ProgressOf(s).Done {
+	for !simdrop.ProgressOf(s).Done {
 		if _, err := w.Step(s, OtherChunk, nil, func(ev []sim.Event) { most = max(most, len(ev)) }); err != nil {
 			t.Fatal(err)
 		}
@@ -194,51 +196,20 @@ func TestVacuumChunksKeepEvents(t *testing.T) {
 	}
 }
 
-// TestMissesWhenEventsOverflow covers the counting rule for chunks whose events overflowed.
-func TestMissesWhenEventsOverflow(t *testing.T) {
-	full := make([]sim.Event, grid.EventCap)
-	for i := range full {
-		full[i] = sim.Event{Kind: sim.EvLookup, Buffer: int32(i)}
-		if i%4 == 0 {
-			full[i].Buffer = -1
-		}
-	}
-	before := drop.Result{Lookups: 10, Invalidated: 3, DescriptorsChecked: 7}
-	// Lookups only: misses = lookups − invalidations, exact.
-	after := drop.Result{Lookups: 10 + 20000, Invalidated: 3 + 15000, DescriptorsChecked: 7}
-	if m, exact := Misses(full, before, after); m != 5000 || !exact {
-		t.Errorf("lookups only: %d misses (exact %v), want 5000", m, exact)
-	}
-	// Events kept: counted one by one, whatever the counters say.
-	kept := full[:100]
-	if m, exact := Misses(kept, before, after); m != 25 || !exact {
-		t.Errorf("events kept: %d misses (exact %v), want 25", m, exact)
-	}
-	// Mixed and overflowed: an estimate, flagged.
-	after.DescriptorsChecked += 100
-	if _, exact := Misses(full, before, after); exact {
-		t.Error("a mixed, overflowed chunk was counted as exact")
-	}
-	// No lookups: no misses.
-	if m, exact := Misses(full, before, before); m != 0 || !exact {
-		t.Errorf("no lookups: %d misses", m)
-	}
-}
-
 func TestChunk(t *testing.T) {
 	for _, c := range []struct {
-		p              drop.Progress
+		p              simdrop.Progress
 		nbuffers, left int
 		want           int
 	}{
-		{drop.Progress{Path: sim.PathScan, Cursor: 100}, 16384, 1 << 30, 16284},
-		{drop.Progress{Path: sim.PathScan, Cursor: 100}, 131072, 1 << 30, ScanChunk},
-		{drop.Progress{Path: sim.PathScan, Cursor: 10000}, 16384, 1 << 30, 6384},
-		{drop.Progress{Path: sim.PathScan, Cursor: 100}, 16384, 50, 50},
-		{drop.Progress{Path: sim.PathScan, Cursor: 0}, 13107200, 1 << 30, ScanChunk},
-		{drop.Progress{Path: sim.PathLookup, Cursor: -1}, 16384, 1 << 30, OtherChunk},
-		{drop.Progress{Cursor: -1}, 16384, 3, 3},
-		{drop.Progress{}, 16384, 0, 0},
+		{simdrop.Progress{Path: sim.PathScan, Cursor: 100}, 16384, 1 << 30, 16284},
+		{simdrop.Progress{Path: sim.PathScan, Cursor: 100}, 131072, 1 << 30, ScanChunk},
+		{simdrop.Progress{Path: sim.PathScan, Cursor: 10000}, 16384, 1 << 30, 6384},
+		{simdrop.Progress{Path: sim.PathScan, Cursor: 100}, 16384, 50, 50},
+		{simdrop.Progress{Path: sim.PathScan, Cursor: 0}, 13107200, 1 << 30, ScanChunk},
+		{simdrop.Progress{Path: sim.PathLookup, Cursor: -1}, 16384, 1 << 30, OtherChunk},
+		{simdrop.Progress{Cursor: -1}, 16384, 3, 3},
+		{simdrop.Progress{}, 16384, 0, 0},
 	} {
 		if got := Chunk(c.p, c.nbuffers, c.left); got != c.want {
 			t.Errorf("Chunk(%+v, %d, %d) = %d, want %d", c.p, c.nbuffers, c.left, got, c.want)
@@ -247,12 +218,12 @@ func TestChunk(t *testing.T) {
 }
 
 func ExampleWatch_Step() {
-	p, _ := drop.ParseDropParams(map[string]string{"shared_buffers": "128kB", "tables": "1x40", "policy": "lookup"})
-	s, _ := drop.NewReplay(p.Experiment(), p.Policy)
+	p, _ := simdrop.Lab{}.Params().Parse(map[string]string{"shared_buffers": "128kB", "tables": "1x40", "policy": "lookup"})
+	s, _ := simdrop.NewReplay(simdrop.ExperimentOf(p))
 	w := NewWatch(s, s.Pool.NBuffers)
 	w.Step(s, 1000, nil, nil)
-	r := drop.ProgressOf(s).Result
-	fmt.Printf("done %v: %d lookups, %d found and invalidated, %d missed\n", drop.ProgressOf(s).Done, r.Lookups, r.Invalidated, w.Misses)
+	r := simdrop.ProgressOf(s).Result
+	fmt.Printf("done %v: %d lookups, %d found and invalidated, %d missed\n", simdrop.ProgressOf(s).Done, r.Lookups, r.Invalidated, w.Tape.Misses)
 	// Output: done true: 40 lookups, 16 found and invalidated, 24 missed
 }
 
@@ -311,13 +282,13 @@ func TestTrailCoversWhatTheScansChecked(t *testing.T) {
 			n := s.Pool.NBuffers
 			w := NewWatch(s, n)
 			var checked uint64
-			for !drop.ProgressOf(s).Done {
-				before := drop.ProgressOf(s).Result.DescriptorsChecked
+			for !simdrop.ProgressOf(s).Done {
+				before := simdrop.ProgressOf(s).Result.DescriptorsChecked
 				w.Trail.Clear()
 				if _, err := w.Step(s, 1+int(before%7000), nil, nil); err != nil {
 					t.Fatal(err)
 				}
-				d := drop.ProgressOf(s).Result.DescriptorsChecked - before
+				d := simdrop.ProgressOf(s).Result.DescriptorsChecked - before
 				var covered uint64
 				for _, seg := range w.Trail.Segments() {
 					if seg.First < 0 || seg.End > n || seg.First >= seg.End {
@@ -330,7 +301,7 @@ func TestTrailCoversWhatTheScansChecked(t *testing.T) {
 				}
 				checked += d
 			}
-			if checked != drop.ProgressOf(s).Result.DescriptorsChecked {
+			if checked != simdrop.ProgressOf(s).Result.DescriptorsChecked {
 				t.Errorf("checked %d", checked)
 			}
 		})

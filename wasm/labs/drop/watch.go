@@ -1,24 +1,20 @@
-package droplab
+package drop
 
 import (
 	"github.com/bufferscope/bufferscope/sim"
-	"github.com/bufferscope/bufferscope/sim/labs/drop"
+	simdrop "github.com/bufferscope/bufferscope/sim/labs/drop"
 )
 
 // Watch follows one drop lab: the counters the simulation does not keep, and what the picture
 // animates. Ages are counted in ticks, 60 to the second, as Ebiten's are.
 type Watch struct {
-	// Misses counts the lookups that found no buffer; Inexact reports that some chunk's
-	// misses had to be estimated (see Misses; it does not happen with Chunk's chunks).
-	Misses  uint64
-	Inexact bool
-
 	Trail Trail // descriptors the scan checked, frame by frame
 	Tape  Tape  // outcomes of recent lookups
 	Found Found // buffers recent lookups found
 
-	// RelOf, if not nil, names the relation a lookup found, for the tape's colours; it is
-	// called with the buffer before the grid learns that the buffer was emptied.
+	// RelOf, if not nil, returns the role of the relation a lookup found, for the tape's
+	// colours; it is called with the buffer before the grid learns that the buffer was
+	// emptied.
 	RelOf func(buffer int32) int
 
 	nbuffers int
@@ -43,16 +39,16 @@ func NewWatch(s Lab, nbuffers int) *Watch {
 func (w *Watch) Relations() int { return w.nrel }
 
 // observe takes one chunk: its events and the progress before and after it.
-func (w *Watch) observe(events []sim.Event, before, after drop.Progress) {
-	m, exact := Misses(events, before.Result, after.Result)
-	w.Misses += m
-	w.Inexact = w.Inexact || !exact
-	w.noteLookups(events, m, after.Result.Lookups-before.Result.Lookups)
+func (w *Watch) observe(events []sim.Event, before, after simdrop.Progress) {
+	misses := after.Result.LookupMisses - before.Result.LookupMisses
+	w.noteLookups(events, misses, after.Result.Lookups-before.Result.Lookups)
 	w.noteChecked(before, after)
 }
 
-// noteLookups puts the chunk's lookups on the tape and its found buffers in Found. When the
-// events overflowed, the tape gets the chunk's misses and hits in bulk.
+// noteLookups puts the chunk's lookups on the tape and its found buffers in Found. misses
+// is the chunk's share of the replay's own count (Result.LookupMisses). Should the events
+// have overflowed (Chunk sizes chunks so that they do not), the tape gets the lost lookups
+// in bulk, as many misses among them as the count says.
 func (w *Watch) noteLookups(events []sim.Event, misses, lookups uint64) {
 	if lookups == 0 {
 		return
@@ -99,7 +95,7 @@ func countMisses(events []sim.Event) uint64 {
 // noteChecked adds the descriptors the chunk checked to the trail. Chunk lets a chunk that
 // starts in a scan run at most to that scan's end; a chunk that does not may start a scan,
 // and in a tiny pool finish several.
-func (w *Watch) noteChecked(before, after drop.Progress) {
+func (w *Watch) noteChecked(before, after simdrop.Progress) {
 	d := after.Result.DescriptorsChecked - before.Result.DescriptorsChecked
 	if d == 0 {
 		return

@@ -1,0 +1,163 @@
+package app
+
+import (
+	"math"
+
+	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/lab"
+	"github.com/bufferscope/bufferscope/sim/labs"
+	"github.com/bufferscope/bufferscope/sim/param"
+)
+
+// Stats is where the run and playback stand, for the page's panel and the tests. Counters
+// is the lab's own counters struct (a pointer to what lab.Lab.Counters returns), whose
+// fields cross the bridge under their counter keys (lab.Describe).
+type Stats struct {
+	Lab           string         `json:"lab"`
+	Step          uint64         `json:"step"`
+	Now           float64        `json:"now"` // the virtual clock, in seconds
+	NBuffers      int            `json:"nbuffers"`
+	SharedBuffers string         `json:"sharedBuffers"`
+	Seed          string         `json:"seed"` // digits: seeds go beyond 2^53; "" for a lab without one
+	Seeded        bool           `json:"seeded"`
+	Done          bool           `json:"done"`
+	Playing       bool           `json:"playing"`
+	Speed         float64        `json:"speed"`
+	SpeedLabel    string         `json:"speedLabel"`
+	SpeedParam    string         `json:"speedParam"`
+	Rate          float64        `json:"rate"`  // steps per second of wall time, over about a second
+	Error         *string        `json:"error"` // why playback stopped, or nil
+	Counters      any            `json:"counters"`
+	View          map[string]any `json:"view,omitempty"` // what the lab's view measures (labview.View.Stats)
+}
+
+// Stats returns the stats now.
+func (a *App) Stats() Stats {
+	s := a.run.Sim()
+	st := Stats{
+		Lab: a.lab.Info().Name, Step: s.Stats().Steps, Now: s.Now().Seconds(),
+		NBuffers: s.Pool.NBuffers, SharedBuffers: sim.FormatSize(int64(s.Pool.NBuffers) * sim.BLCKSZ),
+		Seed: a.values["seed"], Seeded: a.run.Seeded(), Done: a.run.Done(), Playing: a.playing,
+		Speed: a.speed, SpeedLabel: speedOf(a.speed).Label, SpeedParam: speedOf(a.speed).Param,
+		Rate: math.Round(a.rate.rate), Counters: a.run.Counters(), View: a.lv.Stats(),
+	}
+	if a.failure != "" {
+		f := a.failure
+		st.Error = &f
+	}
+	return st
+}
+
+// LabInfo describes one lab for the page before any run: its tab, its controls, its
+// counters and its events.
+type LabInfo struct {
+	Name     string        `json:"name"`
+	Title    string        `json:"title"`
+	Summary  string        `json:"summary"`
+	Command  string        `json:"command"`
+	Params   []param.Field `json:"params"`
+	Counters []lab.Counter `json:"counters"`
+	Events   []EventInfo   `json:"events"`
+}
+
+// EventInfo is one kind of event a reader may want to find.
+type EventInfo struct {
+	Kind  string `json:"kind"` // sim.EventKind.String: "evict"
+	Label string `json:"label"`
+	Doc   string `json:"doc"`
+}
+
+// Labs describes every lab of sim/labs, in order.
+func (a *App) Labs() []LabInfo {
+	out := make([]LabInfo, 0, len(labs.All))
+	for _, l := range labs.All {
+		info := l.Info()
+		li := LabInfo{
+			Name: info.Name, Title: info.Title, Summary: info.Summary, Command: info.Command,
+			Params: l.Params().Fields(), Counters: lab.Describe(l.Counters()),
+		}
+		for _, e := range l.Events() {
+			li.Events = append(li.Events, EventInfo{Kind: e.Kind.String(), Label: e.Label, Doc: e.Doc})
+		}
+		out = append(out, li)
+	}
+	return out
+}
+
+// LegendInfo is the run's legend in the colours of the theme the grid is drawn in, so the
+// page's legend matches the grid.
+type LegendInfo struct {
+	Roles []RoleInfo  `json:"roles"`
+	Marks []MarkInfo  `json:"marks"`
+	Empty EmptyColors `json:"empty"`
+}
+
+// RoleInfo is one colour of full buffers and the relations drawn in it.
+type RoleInfo struct {
+	Key       string   `json:"key"`
+	Label     string   `json:"label"`
+	Doc       string   `json:"doc"`
+	Color     string   `json:"color"`
+	Relations []string `json:"relations"`
+}
+
+// MarkInfo is one mark the lab's view draws.
+type MarkInfo struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
+	Doc   string `json:"doc"`
+	Color string `json:"color"`
+}
+
+// EmptyColors are an empty buffer's colours.
+type EmptyColors struct {
+	Color string `json:"color"`
+	Edge  string `json:"edge"`
+}
+
+// Legend returns the run's legend in the current theme's colours.
+func (a *App) Legend() LegendInfo {
+	t, l := a.view.theme, a.view.legend
+	out := LegendInfo{Roles: []RoleInfo{}, Marks: []MarkInfo{}, Empty: EmptyColors{Color: t.Empty.Hex(), Edge: t.EmptyEdge.Hex()}}
+	for i, r := range l.Roles {
+		out.Roles = append(out.Roles, RoleInfo{Key: r.Key, Label: r.Label, Doc: r.Doc, Color: t.Rel(i).Hex(), Relations: []string{}})
+	}
+	for i, r := range a.run.Sim().Relations() {
+		if role := l.RoleOf(i); role >= 0 && role < len(out.Roles) {
+			out.Roles[role].Relations = append(out.Roles[role].Relations, r.Name)
+		}
+	}
+	for _, m := range l.Marks {
+		c, _ := t.Mark(m.Key)
+		out.Marks = append(out.Marks, MarkInfo{Key: m.Key, Label: m.Label, Doc: m.Doc, Color: c.Hex()})
+	}
+	return out
+}
+
+// RelationInfo is one relation of the catalog, with the colour the grid draws it in.
+type RelationInfo struct {
+	Index     int    `json:"index"`
+	Name      string `json:"name"`
+	Color     string `json:"color"`
+	Role      string `json:"role"` // the key of its role in the legend, "" for none
+	Blocks    uint32 `json:"blocks"`
+	Permanent bool   `json:"permanent"`
+}
+
+// Relations returns the catalog's relations.
+func (a *App) Relations() []RelationInfo {
+	t, l := a.view.theme, a.view.legend
+	out := []RelationInfo{}
+	for i, r := range a.run.Sim().Relations() {
+		role := l.RoleOf(i)
+		key := ""
+		if role >= 0 && role < len(l.Roles) {
+			key = l.Roles[role].Key
+		}
+		out = append(out, RelationInfo{
+			Index: i, Name: r.Name, Color: t.Rel(role).Hex(), Role: key,
+			Blocks: uint32(r.NBlocks[sim.MainForkNum]), Permanent: r.Permanent,
+		})
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+package app
+
+import "github.com/bufferscope/bufferscope/sim"
+
+// BufferInfo is what hovering over a cell tells the reader about one buffer.
+type BufferInfo struct {
+	Buffer   int      `json:"buffer"`
+	Empty    bool     `json:"empty"`
+	Tag      *string  `json:"tag"`      // "pgbench_accounts/main/12"; nil for an empty buffer
+	Relation *string  `json:"relation"` // nil for an empty buffer, as Fork and Block
+	Fork     *string  `json:"fork"`
+	Block    *uint32  `json:"block"`
+	Flags    []string `json:"flags"`
+	Usage    int      `json:"usage"`
+	Pins     int      `json:"pins"`
+	PinnedBy []string `json:"pinnedBy"`
+	LSN      string   `json:"lsn"`
+	Dirty    bool     `json:"dirty"`
+	Valid    bool     `json:"valid"`
+	// Group is set when the cell stands for a block of buffers.
+	Group *GroupInfo `json:"group,omitempty"`
+	// Lab is what the lab's view adds (labview.View.Inspect), or nil.
+	Lab map[string]any `json:"lab,omitempty"`
+}
+
+// GroupInfo summarises the Side×Side block of buffers one pixel stands for.
+type GroupInfo struct {
+	First         int    `json:"first"`
+	Side          int    `json:"side"`
+	Count         int    `json:"count"`
+	Empty         int    `json:"empty"`
+	Dirty         int    `json:"dirty"`
+	Pinned        int    `json:"pinned"`
+	Relation      string `json:"relation"`      // the relation most of the block's buffers hold, or ""
+	RelationCount int    `json:"relationCount"` // how many buffers hold it
+	Usage0        int    `json:"usage0"`        // how many have usage count 0
+}
+
+// Inspect describes buffer id, or returns nil when there is no such buffer.
+func (a *App) Inspect(id int) *BufferInfo {
+	s := a.run.Sim()
+	if id < 0 || id >= s.Pool.NBuffers {
+		return nil
+	}
+	var v [1]sim.BufferView
+	s.Snapshot(v[:], id)
+	bv := v[0]
+	st := bv.State
+	info := &BufferInfo{
+		Buffer:   id,
+		Empty:    !st.Has(sim.BM_TAG_VALID),
+		Flags:    st.FlagNames(),
+		Usage:    st.UsageCount(),
+		Pins:     st.RefCount(),
+		PinnedBy: s.PinnedBy(id),
+		LSN:      bv.LSN.String(),
+		Dirty:    st.Has(sim.BM_DIRTY),
+		Valid:    st.Has(sim.BM_VALID),
+		Lab:      a.lv.Inspect(id),
+	}
+	if info.Flags == nil {
+		info.Flags = []string{}
+	}
+	if info.PinnedBy == nil {
+		info.PinnedBy = []string{}
+	}
+	if !info.Empty {
+		tag, fork, block := s.TagName(bv.Tag), bv.Tag.Fork.String(), uint32(bv.Tag.Block)
+		info.Tag, info.Fork, info.Block = &tag, &fork, &block
+		rel := ""
+		if rels := s.Relations(); bv.Rel >= 0 && int(bv.Rel) < len(rels) {
+			rel = rels[bv.Rel].Name
+		}
+		info.Relation = &rel
+	}
+	return info
+}
+
+// InspectAt describes the buffer under canvas point (x, y), with a summary of its block
+// when a pixel stands for many buffers; nil when there is no buffer there.
+func (a *App) InspectAt(x, y int) *BufferInfo {
+	l := a.view.layout
+	col, row, side, ok := l.BlockAt(x, y)
+	if !ok {
+		return nil
+	}
+	info := a.Inspect(row*l.Cols + col)
+	if info == nil || side <= 1 {
+		return info
+	}
+	g := &GroupInfo{First: info.Buffer, Side: side}
+	counts := map[int]int{}
+	s := a.run.Sim()
+	// Read the buffers themselves: the grid's codes may be a frame behind, and they hold
+	// roles, not relations.
+	views := make([]sim.BufferView, side)
+	for r := row; r < min(row+side, l.Rows); r++ {
+		first := r*l.Cols + col
+		n := s.Snapshot(views[:max(min(side, l.Cols-col), 0)], first)
+		for _, bv := range views[:n] {
+			st := bv.State
+			g.Count++
+			if !st.Has(sim.BM_TAG_VALID) || bv.Rel < 0 {
+				g.Empty++
+			} else {
+				counts[int(bv.Rel)]++
+				if st.UsageCount() == 0 {
+					g.Usage0++
+				}
+			}
+			if st.Has(sim.BM_DIRTY) {
+				g.Dirty++
+			}
+			if st.RefCount() > 0 {
+				g.Pinned++
+			}
+		}
+	}
+	best := -1
+	for rel, n := range counts {
+		if n > g.RelationCount || n == g.RelationCount && rel < best {
+			best, g.RelationCount = rel, n
+		}
+	}
+	if rels := s.Relations(); best >= 0 && best < len(rels) {
+		g.Relation = rels[best].Name
+	}
+	info.Group = g
+	return info
+}

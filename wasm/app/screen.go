@@ -1,0 +1,192 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bufferscope/bufferscope/wasm/grid"
+)
+
+// Resize takes the canvas size in CSS pixels.
+func (a *App) Resize(w, h int) { a.view.resize(w, h) }
+
+// CanvasSize returns the canvas size in CSS pixels Resize last gave.
+func (a *App) CanvasSize() (w, h int) { return a.view.w, a.view.h }
+
+// Paint repaints what changed since the last frame and reports whether any pixel changed;
+// the pixels and what changed are the Painter's.
+func (a *App) Paint() bool { return a.view.paint(a.run.Sim().Pool.ClockHand()) }
+
+// Painter returns the painter that holds the grid's pixels.
+func (a *App) Painter() *grid.Painter { return &a.view.painter }
+
+// BuildOverlay has the lab's view rebuild the overlay drawn over the grid's pixels, and
+// reports whether it changed.
+func (a *App) BuildOverlay() bool {
+	if len(a.view.tracker.Codes) == 0 {
+		return false
+	}
+	return a.lv.Overlay(&a.view.overlay, &a.view.layout, a.view.theme, a.view.reduced)
+}
+
+// Overlay returns the fills the lab's view draws over the grid; none for most labs.
+func (a *App) Overlay() *grid.Overlay { return &a.view.overlay }
+
+// ViewInfo describes zoom and pan for the page's zoom buttons and gestures.
+type ViewInfo struct {
+	Zoomed     bool   `json:"zoomed"`
+	Label      string `json:"label"`
+	Cell       int    `json:"cell"`
+	Block      int    `json:"block"`
+	CanZoomIn  bool   `json:"canZoomIn"`
+	CanZoomOut bool   `json:"canZoomOut"`
+	Width      int    `json:"width"`
+	Height     int    `json:"height"`
+	Cols       int    `json:"cols"`
+	Rows       int    `json:"rows"`
+}
+
+// View describes zoom and pan.
+func (a *App) View() ViewInfo {
+	l := a.view.layout
+	z := l.Zoom()
+	return ViewInfo{
+		Zoomed: l.Zoomed(), Label: z.String(), Cell: z.Cell, Block: z.Block,
+		CanZoomIn: l.Level < len(grid.Zooms)-1, CanZoomOut: l.Zoomed(),
+		Width: l.W, Height: l.H, Cols: l.Cols, Rows: l.Rows,
+	}
+}
+
+// Zoom zooms in by steps (out when negative), about canvas point (x, y) when at is true,
+// else about the centre.
+func (a *App) Zoom(steps int, x, y int, at bool) ViewInfo {
+	steps = min(max(steps, -100), 100)
+	v := &a.view
+	if at {
+		v.setLayout(v.layout.ZoomAt(steps, x, y))
+	} else {
+		v.setLayout(v.layout.ZoomCentre(steps))
+	}
+	return a.View()
+}
+
+// Pan moves the view by dx, dy canvas pixels.
+func (a *App) Pan(dx, dy int) ViewInfo {
+	clampPx := func(d int) int { return min(max(d, -1_000_000), 1_000_000) }
+	a.view.setLayout(a.view.layout.PanBy(clampPx(dx), clampPx(dy)))
+	return a.View()
+}
+
+// Fit shows the whole pool again.
+func (a *App) Fit() ViewInfo {
+	v := &a.view
+	v.setLayout(grid.FitBelow(v.layout.N, max(v.w, 1), max(v.h, 1), v.layout.Below))
+	return a.View()
+}
+
+// Highlight rings buffer id, as the inspector does, or none for an id outside the pool; it
+// returns the buffer ringed, or -1.
+func (a *App) Highlight(id int) int {
+	a.view.setHighlight(id)
+	return a.view.hilite
+}
+
+// SetTheme draws the grid on base theme name ("light" or "dark"); any other name gives
+// light and an error. It returns the theme's name.
+func (a *App) SetTheme(name string) (string, error) {
+	t, ok := grid.ThemeByName(name)
+	a.view.setTheme(t)
+	if !ok {
+		return t.Name, fmt.Errorf("theme %q is not light or dark; using light", name)
+	}
+	return t.Name, nil
+}
+
+// Theme returns the theme the grid is drawn in.
+func (a *App) Theme() *grid.Theme { return a.view.theme }
+
+// SetReducedMotion turns flashes and fading marks off for readers who asked for reduced
+// motion, or on again.
+func (a *App) SetReducedMotion(reduced bool) { a.view.setReduced(reduced) }
+
+// SwatchSpec is one legend swatch: a cell as the grid draws it, or one of the legend's marks.
+type SwatchSpec struct {
+	// Mark is the key of a legend mark (lab.Legend.Marks); empty for a cell.
+	Mark string
+	// Shape is the mark's shape, one of grid.MarkShapes; empty means "burn" for a mark that
+	// colours a flash and "trail" for the others.
+	Shape string
+	// Role is the cell's role, an index in the legend's roles, or -1 for an empty buffer;
+	// RoleKey, when not empty, names it instead.
+	Role    int
+	RoleKey string
+	Usage   int // 0 to 5
+	Dirty   bool
+	Pinned  bool
+	Hand    bool    // ringed as the clock hand
+	Read    float64 // how far into a read flash, 0 to 1
+	Write   float64 // a write flash
+	Burn    float64 // a burn (drop flash)
+	Size    int     // side in pixels, 8 to 128
+}
+
+// Swatch paints one legend swatch with the grid's own painter, in the current theme, so the
+// legend matches the grid, and returns its RGBA bytes and side.
+func (a *App) Swatch(sp SwatchSpec) ([]byte, int, error) {
+	t := a.view.theme
+	size := min(max(sp.Size, 8), 128)
+	if sp.Mark != "" {
+		c, ok := t.Mark(sp.Mark)
+		if !ok {
+			keys := make([]string, 0, len(t.Marks))
+			for k := range t.Marks {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			if len(keys) == 0 {
+				return nil, 0, fmt.Errorf("mark %q: this lab's legend has no marks", sp.Mark)
+			}
+			return nil, 0, fmt.Errorf("mark %q is not one of %s", sp.Mark, strings.Join(keys, ", "))
+		}
+		shape := sp.Shape
+		if shape == "" {
+			shape = "trail"
+			if sp.Mark == grid.FlashDrop.String() || sp.Mark == grid.FlashRead.String() {
+				shape = "burn"
+			}
+		}
+		px, ok := grid.PaintMark(t, shape, c, size)
+		if !ok {
+			return nil, 0, fmt.Errorf("shape %q is not one of %s", shape, strings.Join(grid.MarkShapes, ", "))
+		}
+		return px, size, nil
+	}
+	role := sp.Role
+	if sp.RoleKey != "" {
+		role = -2
+		for i, r := range a.view.legend.Roles {
+			if r.Key == sp.RoleKey {
+				role = i
+			}
+		}
+		if role == -2 {
+			return nil, 0, fmt.Errorf("role %q is not in this lab's legend", sp.RoleKey)
+		}
+	}
+	role = min(max(role, -1), grid.MaxRelCode-1)
+	clamp01 := func(x float64) float64 {
+		if !(x >= 0) { // NaN too
+			return 0
+		}
+		return min(x, 1)
+	}
+	sw := grid.Swatch{
+		Code:  grid.MakeCode(role, min(max(sp.Usage, 0), 5), sp.Dirty, sp.Pinned),
+		Read:  clamp01(sp.Read),
+		Write: clamp01(sp.Write),
+		Burn:  clamp01(sp.Burn),
+		Hand:  sp.Hand,
+	}
+	return grid.PaintSwatch(t, a.view.nrel, sw, size), size, nil
+}
