@@ -39,6 +39,10 @@ type Swatch struct {
 	Motion bool `json:"motion,omitempty"`
 	// Wide asks the page for a wide legend entry (a row of swatches, a long explanation).
 	Wide bool `json:"wide,omitempty"`
+	// Shape is how the page's swatch of a mark is painted: one of the grid's own marks
+	// (empty, usage, dirty, pinned, hand, read, write) or of the overlays' shapes (checked,
+	// trail, cursor, found, burn, bar, hollow). Empty means the key names it.
+	Shape string `json:"shape,omitempty"`
 }
 
 // The grid's own marks, painted from the theme; a legend lists those its lab shows.

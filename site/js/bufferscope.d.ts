@@ -269,18 +269,27 @@ export interface Lab {
 }
 
 /** A colour or mark of the legend, in the current theme. */
-export interface LegendEntry {
+export interface LegendRole {
   key: string;
   label: string; // "" continues the entry before it (another shade of it)
-  doc?: string;
-  color?: string; // "#rrggbb"
-  motion?: boolean; // only moves: left out under reduced motion
-  wide?: boolean;
+  doc: string;
+  color: string; // "#rrggbb" in the current theme
+  relations: string[]; // the relations drawn in this colour
+}
+
+export interface LegendMark {
+  key: string;
+  label: string;
+  doc: string;
+  color: string; // "#rrggbb" in the current theme
+  motion: boolean; // only moves: left out under reduced motion
+  wide: boolean;
 }
 
 export interface Legend {
-  roles: LegendEntry[]; // relations' colours; relations() says which relation has which role
-  marks: LegendEntry[]; // everything else a cell can show; swatch({mark: key}) paints it
+  roles: LegendRole[]; // relations' colours
+  marks: LegendMark[]; // everything else a cell can show; swatch({mark: key}) paints it
+  empty: { color: string; edge: string }; // an empty buffer's colours
 }
 
 export interface BufferInfo {
@@ -317,7 +326,7 @@ export interface Relation {
   index: number;
   name: string;
   color: string; // "#rrggbb" in the current theme: its role's colour
-  role: number; // index into legend().roles
+  role: string; // the key of its role in legend().roles, "" for none
   blocks: number; // main fork size
   permanent: boolean; // false for unlogged relations
 }
@@ -408,13 +417,14 @@ export interface Bufferscope {
    * cell of a role's colour, or one of the legend's marks by key.
    */
   swatch(spec: {
-    role?: number; // index into legend().roles, or -1 for an empty buffer
+    role?: number | string; // index or key of legend().roles, or -1 for an empty buffer
     usage?: number;
     dirty?: boolean;
     pinned?: boolean;
     hand?: boolean;
     read?: number; // read flash, 0 … 1
     write?: number; // write flash, 0 … 1
+    burn?: number; // burn flash (a buffer emptied unwritten), 0 … 1
     size?: number; // 8 … 128, default 24
-  } | { mark: string; size?: number }): { width: number; height: number; data: Uint8ClampedArray } | Failure;
+  } | { mark: string; shape?: string; size?: number }): { width: number; height: number; data: Uint8ClampedArray } | Failure;
 }

@@ -48,26 +48,28 @@ export function render(bs, { reducedMotion }) {
   const legend = bs.legend() || { roles: [], marks: [] };
   const rels = bs.relations() || [];
   const roles = [];
+  const blocksOf = (names) => rels.filter((x) => names.includes(x.name)).reduce((n, x) => n + x.blocks, 0);
   // A role without a label continues the one before it: its swatch joins that entry's row
-  // (the drop lab's shades of the relations being dropped).
+  // (the shades of one family of relations).
   for (let i = 0; i < legend.roles.length; i++) {
     const r = legend.roles[i];
-    const members = rels.filter((x) => x.role === i);
     if (!r.label) continue;
     const sw = [swatch(bs, { role: i, usage: 5 })];
+    let names = [...r.relations];
     for (let j = i + 1; j < legend.roles.length && !legend.roles[j].label; j++) {
-      if (rels.some((x) => x.role === j)) sw.push(swatch(bs, { role: j, usage: 5 }));
+      if (legend.roles[j].relations.length) sw.push(swatch(bs, { role: j, usage: 5 }));
+      names = names.concat(legend.roles[j].relations);
     }
-    if (!members.length && sw.length === 1) continue; // nothing in the pool has this colour
-    let desc = r.doc || '';
-    const blocks = members.reduce((n, x) => n + x.blocks, 0);
-    if (members.length === 1 && members[0].name === r.label) {
-      desc = `${count(blocks)} ${blocks === 1 ? 'block' : 'blocks'}${members[0].permanent ? '' : ', unlogged'}`;
-    } else if (members.length > 0 || sw.length > 1) {
-      const all = rels.filter((x) => x.role >= i && x.role < i + sw.length);
-      const n = all.reduce((k, x) => k + x.blocks, 0);
-      const names = all.length === 1 ? all[0].name : `${all[0].name} to ${all[all.length - 1].name}`;
-      desc = `${names}: ${count(all.length)} ${all.length === 1 ? 'relation' : 'relations'}, ${count(n)} ${n === 1 ? 'block' : 'blocks'}. ${desc}`.trim();
+    if (!names.length) continue; // nothing in the pool has this colour
+    const blocks = blocksOf(names);
+    const size = `${count(blocks)} ${blocks === 1 ? 'block' : 'blocks'}`;
+    let desc;
+    if (names.length === 1 && names[0] === r.label) {
+      const rel = rels.find((x) => x.name === names[0]);
+      desc = `${size}${rel && !rel.permanent ? ', unlogged' : ''}`;
+    } else {
+      const who = names.length === 1 ? names[0] : `${names[0]} to ${names[names.length - 1]}`;
+      desc = `${who}: ${count(names.length)} ${names.length === 1 ? 'relation' : 'relations'}, ${size}. ${r.doc || ''}`.trim();
     }
     roles.push(item(sw.length > 1 ? row(...sw) : sw[0], r.label, desc, sw.length > 1));
   }

@@ -443,25 +443,34 @@ func TestSwatch(t *testing.T) {
 		{Role: 1, Usage: 5, Size: 24},
 		{RoleKey: "others", Dirty: true, Size: 24},
 		{Role: -1, Burn: 1, Size: 24},
-		{Mark: "probe", Size: 24},
-		{Mark: "drop", Size: 24},
-		{Mark: "probe", Shape: "hollow", Size: 24},
+		{Mark: "checked", Size: 24},
+		{Mark: "burn", Size: 24},
+		{Mark: "lane", Size: 24},
+		{Mark: "empty", Size: 24},
+		{Mark: "checked", Shape: "hollow", Size: 24},
 	} {
 		px, size, err := a.Swatch(sp)
 		if err != nil || size != 24 || len(px) != 24*24*4 {
 			t.Errorf("%+v: %d bytes, size %d, %v", sp, len(px), size, err)
 		}
 	}
-	for _, sp := range []SwatchSpec{{Mark: "nonsense"}, {RoleKey: "nonsense"}, {Mark: "probe", Shape: "nonsense"}} {
+	for _, sp := range []SwatchSpec{{Mark: "nonsense"}, {RoleKey: "nonsense"}, {Mark: "checked", Shape: "nonsense"}} {
 		if _, _, err := a.Swatch(sp); err == nil {
 			t.Errorf("%+v was painted", sp)
 		}
 	}
-	// The burn swatch shows the legend's drop colour.
-	px, _, _ := a.Swatch(SwatchSpec{Mark: "drop", Size: 24})
+	// The burn swatch shows the legend's burn colour.
+	px, _, _ := a.Swatch(SwatchSpec{Mark: "burn", Size: 24})
 	c := grid.RGBA{R: px[(12*24+12)*4], G: px[(12*24+12)*4+1], B: px[(12*24+12)*4+2], A: 255}
 	if c == a.Theme().Empty {
-		t.Error("the drop mark's swatch does not burn")
+		t.Error("the burn mark's swatch does not burn")
+	}
+	// Free play's marks are the grid's own, each painted as a cell.
+	load(t, a, "free", nil)
+	for _, m := range a.Legend().Marks {
+		if px, _, err := a.Swatch(SwatchSpec{Mark: m.Key, Size: 24}); err != nil || len(px) != 24*24*4 {
+			t.Errorf("free play's mark %s: %v", m.Key, err)
+		}
 	}
 }
 

@@ -101,12 +101,14 @@ type RoleInfo struct {
 	Relations []string `json:"relations"`
 }
 
-// MarkInfo is one mark the lab's view draws.
+// MarkInfo is one mark a cell can show: the grid's own or the lab view's.
 type MarkInfo struct {
-	Key   string `json:"key"`
-	Label string `json:"label"`
-	Doc   string `json:"doc"`
-	Color string `json:"color"`
+	Key    string `json:"key"`
+	Label  string `json:"label"`
+	Doc    string `json:"doc"`
+	Color  string `json:"color"`
+	Motion bool   `json:"motion"` // only moves: the page leaves it out under reduced motion
+	Wide   bool   `json:"wide"`
 }
 
 // EmptyColors are an empty buffer's colours.
@@ -129,7 +131,7 @@ func (a *App) Legend() LegendInfo {
 	}
 	for _, m := range l.Marks {
 		c, _ := t.Mark(m.Key)
-		out.Marks = append(out.Marks, MarkInfo{Key: m.Key, Label: m.Label, Doc: m.Doc, Color: c.Hex()})
+		out.Marks = append(out.Marks, MarkInfo{Key: m.Key, Label: m.Label, Doc: m.Doc, Color: c.Hex(), Motion: m.Motion, Wide: m.Wide})
 	}
 	return out
 }

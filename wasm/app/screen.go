@@ -1,10 +1,11 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
+	"github.com/bufferscope/bufferscope/sim/lab"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
@@ -114,8 +115,8 @@ func (a *App) SetReducedMotion(reduced bool) { a.view.setReduced(reduced) }
 type SwatchSpec struct {
 	// Mark is the key of a legend mark (lab.Legend.Marks); empty for a cell.
 	Mark string
-	// Shape is the mark's shape, one of grid.MarkShapes; empty means "burn" for a mark that
-	// colours a flash and "trail" for the others.
+	// Shape overrides the mark's shape (lab.Swatch.Shape): one of grid.MarkShapes or of the
+	// grid's own marks.
 	Shape string
 	// Role is the cell's role, an index in the legend's roles, or -1 for an empty buffer;
 	// RoleKey, when not empty, names it instead.
@@ -137,28 +138,38 @@ func (a *App) Swatch(sp SwatchSpec) ([]byte, int, error) {
 	t := a.view.theme
 	size := min(max(sp.Size, 8), 128)
 	if sp.Mark != "" {
-		c, ok := t.Mark(sp.Mark)
-		if !ok {
-			keys := make([]string, 0, len(t.Marks))
-			for k := range t.Marks {
-				keys = append(keys, k)
+		var mark *lab.Swatch
+		keys := []string{}
+		for i, m := range a.view.legend.Marks {
+			keys = append(keys, m.Key)
+			if m.Key == sp.Mark {
+				mark = &a.view.legend.Marks[i]
 			}
-			slices.Sort(keys)
+		}
+		if mark == nil {
 			if len(keys) == 0 {
 				return nil, 0, fmt.Errorf("mark %q: this lab's legend has no marks", sp.Mark)
 			}
 			return nil, 0, fmt.Errorf("mark %q is not one of %s", sp.Mark, strings.Join(keys, ", "))
 		}
-		shape := sp.Shape
-		if shape == "" {
-			shape = "trail"
-			if sp.Mark == grid.FlashDrop.String() || sp.Mark == grid.FlashRead.String() {
-				shape = "burn"
-			}
+		shape := cmp.Or(sp.Shape, mark.Shape, mark.Key)
+		// The grid's own marks are painted as a cell of the first role would be.
+		cell := map[string]grid.Swatch{
+			"empty":  {Code: grid.MakeCode(-1, 0, false, false)},
+			"usage":  {Code: grid.MakeCode(0, 3, false, false)},
+			"dirty":  {Code: grid.MakeCode(0, 3, true, false)},
+			"pinned": {Code: grid.MakeCode(0, 3, false, true)},
+			"hand":   {Code: grid.MakeCode(0, 2, false, false), Hand: true},
+			"read":   {Code: grid.MakeCode(0, 1, false, false), Read: 0.8},
+			"write":  {Code: grid.MakeCode(0, 1, false, false), Write: 1},
 		}
+		if sw, ok := cell[shape]; ok {
+			return grid.PaintSwatch(t, a.view.nrel, sw, size), size, nil
+		}
+		c, _ := t.Mark(mark.Key)
 		px, ok := grid.PaintMark(t, shape, c, size)
 		if !ok {
-			return nil, 0, fmt.Errorf("shape %q is not one of %s", shape, strings.Join(grid.MarkShapes, ", "))
+			return nil, 0, fmt.Errorf("mark %q has shape %q, not one of %s", sp.Mark, shape, strings.Join(grid.MarkShapes, ", "))
 		}
 		return px, size, nil
 	}

@@ -12,9 +12,9 @@ const (
 	numFlashKinds
 )
 
-var flashNames = [...]string{"read", "write", "drop"}
+var flashNames = [...]string{"read", "write", "burn"}
 
-// String returns "read", "write" or "drop": a legend mark with this key colours the flash
+// String returns "read", "write" or "burn": a legend mark with this key colours the flash
 // (ThemeFor).
 func (k FlashKind) String() string {
 	if int(k) < len(flashNames) {

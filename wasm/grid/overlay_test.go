@@ -211,7 +211,7 @@ func TestBlend(t *testing.T) {
 
 func TestPaintMark(t *testing.T) {
 	for _, theme := range []*Theme{dropLight, dropDark} {
-		probe, _ := theme.Mark("probe")
+		probe, _ := theme.Mark("checked")
 		for _, m := range MarkShapes {
 			px, ok := PaintMark(theme, m, probe, 24)
 			if !ok || len(px) != 24*24*4 {

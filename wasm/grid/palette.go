@@ -138,7 +138,7 @@ var (
 // ThemeFor returns base coloured by a lab's legend: the legend's roles become Roles, its
 // marks Marks, its Empty swatch (if any) the empty buffers' colours and its FadeFrom the
 // fade, each in base's variant (the light colours on a light theme, the dark ones on a dark
-// theme). A mark whose key names a flash (FlashKind.String: "read", "drop") also colours
+// theme). A mark whose key names a flash (FlashKind.String: "read", "burn") also colours
 // that flash, so what the legend shows and what the grid burns agree.
 func ThemeFor(base *Theme, legend lab.Legend) *Theme {
 	if base.base != nil {
@@ -159,6 +159,9 @@ func ThemeFor(base *Theme, legend lab.Legend) *Theme {
 	}
 	t.Marks = make(map[string]RGBA, len(legend.Marks))
 	for _, m := range legend.Marks {
+		if m.Light == "" || m.Dark == "" {
+			continue // one of the grid's own marks, drawn in the theme's colours
+		}
 		c := pick(m.Light, m.Dark)
 		t.Marks[m.Key] = c
 		switch m.Key {

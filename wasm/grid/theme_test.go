@@ -47,12 +47,12 @@ func TestThemeFor(t *testing.T) {
 				t.Errorf("%s: role %d is %s, the legend says %s", c.base.Name, i, got, want)
 			}
 		}
-		probe, ok := th.Mark("probe")
-		m, _ := dropLegend.Mark("probe")
+		probe, ok := th.Mark("checked")
+		m, _ := dropLegend.Mark("checked")
 		if want := map[bool]string{false: m.Light, true: m.Dark}[c.dark]; !ok || probe.Hex() != want {
 			t.Errorf("%s: probe %s, want %s", c.base.Name, probe.Hex(), want)
 		}
-		burn, _ := dropLegend.Mark("drop")
+		burn, _ := dropLegend.Mark("burn")
 		if want := map[bool]string{false: burn.Light, true: burn.Dark}[c.dark]; th.Burn.Hex() != want {
 			t.Errorf("%s: the drop mark %s does not colour the burn (%s)", c.base.Name, want, th.Burn.Hex())
 		}

@@ -11,7 +11,7 @@ import (
 
 // View draws the drop lab's marks as an overlay of translucent fills over the grid's image,
 // rebuilt every frame from the watch and the replay's progress, in the colours of the
-// legend's marks: "probe" for what looks for a relation's buffers, "drop" for the burst of a
+// legend's marks: "checked" for what looks for a relation's buffers, "burn" for the burst of a
 // buffer InvalidateBuffer empties.
 //
 //   - full scan: the descriptors the scan under way has checked are tinted in probe, those
@@ -115,7 +115,7 @@ func (v *View) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced b
 	o.Reset()
 	p := simdrop.ProgressOf(v.s)
 	w := v.watch
-	probe, _ := t.Mark("probe")
+	probe, _ := t.Mark("checked")
 	now := w.Now()
 	scanning := p.Path == sim.PathScan && p.Cursor >= 0 && p.Cursor < l.N
 	if scanning {

@@ -50,7 +50,7 @@ func TestViewDrawsAScan(t *testing.T) {
 	if !v.Overlay(&o, &layout, theme, false) {
 		t.Error("the first overlay reported no change")
 	}
-	probe, _ := theme.Mark("probe")
+	probe, _ := theme.Mark("checked")
 	tinted := false
 	for _, f := range o.Fills {
 		if f.Color.R == probe.R && f.Color.G == probe.G && f.Color.B == probe.B {
