@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/lab"
 	"github.com/bufferscope/bufferscope/sim/labs/free"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 )
@@ -17,12 +18,16 @@ import (
 
 // stats is what bufferscope.stats() returns, as far as the tests read it.
 type stats struct {
-	Step      uint64 `json:"step"`
-	NBuffers  int    `json:"nbuffers"`
-	Hash      string `json:"hash"` // Sim.Hash as 16 hex digits
-	Playing   bool   `json:"playing"`
-	Frames    int    `json:"frames"` // frames drawn with new pixels
-	ClockHand int    `json:"clockHand"`
+	Step     uint64 `json:"step"`
+	NBuffers int    `json:"nbuffers"`
+	Hash     string `json:"hash"` // Sim.Hash as 16 hex digits
+	Playing  bool   `json:"playing"`
+	Frames   int    `json:"frames"` // frames drawn with new pixels
+	Lab      string `json:"lab"`
+	Done     bool   `json:"done"`
+	Counters struct {
+		ClockHand int `json:"clockHand"`
+	} `json:"counters"`
 }
 
 // relation is one entry of bufferscope.relations().
@@ -174,6 +179,16 @@ func nativeSim(t *testing.T, query string, steps uint64) *sim.Sim {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// freeLegend returns free play's legend for the simulation's relations, as the page's lab
+// builds it.
+func freeLegend(s *sim.Sim) lab.Legend {
+	names := make([]string, len(s.Relations()))
+	for i, r := range s.Relations() {
+		names[i] = r.Name
+	}
+	return lab.PerRelation(names)
 }
 
 // hashString formats a state hash as the bridge does.

@@ -24,7 +24,7 @@ import (
 // command's, its chart and its measurement, both computed by the experiment worker
 // (site/js/worker/main.js running wasm/worker), and its error panel.
 
-// dropStats is what stats().drop holds, as far as the tests read it.
+// dropStats is what stats().counters holds in the drop lab, as far as the tests read it.
 type dropStats struct {
 	Done               bool    `json:"done"`
 	Path               string  `json:"path"`
@@ -96,7 +96,7 @@ func (p *page) runToEnd() dropStats {
 	p.t.Helper()
 	eval[any](p, `bufferscope.setSpeed("max")`)
 	eval[any](p, `bufferscope.play()`)
-	return waitJS[dropStats](p, 30*time.Second, "the replay to end", `(d => d && d.done && d)(bufferscope.stats().drop)`)
+	return waitJS[dropStats](p, 30*time.Second, "the replay to end", `(s => s.lab === "drop" && s.done && s.counters)(bufferscope.stats())`)
 }
 
 // TestDropMatchesCommand runs the drop lab in the page to its end, under PostgreSQL 13's
@@ -112,7 +112,7 @@ func TestDropMatchesCommand(t *testing.T) {
 		{"pg14", "lookup"},
 	} {
 		if tc.policy != "pg13" {
-			p.choose("#drop-policy", tc.policy)
+			p.choose("#p-policy", tc.policy)
 			waitJS[bool](p, waitTimeout, "the address to follow the policy", fmt.Sprintf(`new URLSearchParams(location.search).get("policy") === %q`, tc.policy))
 			eval[any](p, `bufferscope.pause()`)
 		}
@@ -129,16 +129,16 @@ func TestDropMatchesCommand(t *testing.T) {
 		}
 		// The counters on the page say the same.
 		shown := map[string]string{
-			"#d-path":        want.Path,
-			"#d-descriptors": fmt.Sprint(want.DescriptorsChecked),
-			"#d-lookups":     fmt.Sprint(want.Lookups),
-			"#d-invalidated": fmt.Sprint(want.BuffersInvalidated),
+			"#d-path":               want.Path,
+			"#c-descriptorsChecked": fmt.Sprint(want.DescriptorsChecked),
+			"#c-lookups":            fmt.Sprint(want.Lookups),
+			"#c-invalidated":        fmt.Sprint(want.BuffersInvalidated),
 		}
 		for sel, v := range shown {
 			waitJS[bool](p, waitTimeout, fmt.Sprintf("%s to show %s", sel, v), fmt.Sprintf(`document.querySelector(%q).dataset.value === %q`, sel, v))
 		}
-		if v := eval[float64](p, `Number(document.querySelector("#d-time").dataset.value)`); math.Abs(v-want.ModelledSeconds) > 1e-9 {
-			t.Errorf("policy %s: #d-time holds %v seconds, bufferscope drop prints %v", tc.policy, v, want.ModelledSeconds)
+		if v := eval[float64](p, `Number(document.querySelector("#c-modelledSeconds").dataset.value)`); math.Abs(v-want.ModelledSeconds) > 1e-9 {
+			t.Errorf("policy %s: #c-modelledSeconds holds %v seconds, bufferscope drop prints %v", tc.policy, v, want.ModelledSeconds)
 		}
 		if text := eval[string](p, `document.querySelector("#d-path").textContent`); !strings.Contains(text, map[string]string{"scan": "full scan", "lookup": "lookups"}[want.Path]) {
 			t.Errorf("policy %s: the path badge says %q", tc.policy, text)
@@ -201,7 +201,7 @@ func TestDropChartRenders(t *testing.T) {
 	// The tabs switch labs in place, and Back returns.
 	p.click("#lab-free")
 	waitJS[bool](p, waitTimeout, "free play", `bufferscope.stats().lab === "free" && !location.search.includes("lab=") && document.querySelector("#settings").checkVisibility()`)
-	if shown := eval[bool](p, `document.querySelector("#curve-card").checkVisibility() || document.querySelector("#drop-settings").checkVisibility()`); shown {
+	if shown := eval[bool](p, `Boolean(document.querySelector("#curve-card") || document.querySelector("#p-tables"))`); shown {
 		t.Error("free play shows the drop lab's chart or settings")
 	}
 	eval[any](p, `history.back()`)
@@ -260,7 +260,7 @@ func TestDropBadAddress(t *testing.T) {
 			t.Errorf("#error-panel does not name %s:\n%s", want, msg)
 		}
 	}
-	for sel, want := range map[string]string{"#drop-shared-buffers": "128MB", "#drop-op": "drop", "#drop-count": "100", "#drop-size": "1", "#drop-threshold": "32"} {
+	for sel, want := range map[string]string{"#p-shared_buffers": "128MB", "#p-op": "drop", "#p-tables": "100x1", "#p-threshold": "NB/32"} {
 		if got := eval[string](p, fmt.Sprintf(`document.querySelector(%q).value`, sel)); got != want {
 			t.Errorf("%s shows %q, want the safe value %q", sel, got, want)
 		}

@@ -41,10 +41,12 @@ func TestGridShowsTheSimulation(t *testing.T) {
 	if want := hashString(native.Hash()); st.Hash != want {
 		t.Fatalf("after %d steps the page's hash is %s, the native simulation's %s: the page ran a different simulation", steps, st.Hash, want)
 	}
-	if st.ClockHand != native.Pool.ClockHand() {
-		t.Errorf("stats().clockHand = %d, the native simulation's %d", st.ClockHand, native.Pool.ClockHand())
+	if st.Counters.ClockHand != native.Pool.ClockHand() {
+		t.Errorf("stats().counters.clockHand = %d, the native simulation's %d", st.Counters.ClockHand, native.Pool.ClockHand())
 	}
-	theme := &grid.Light // the tests emulate prefers-color-scheme: light
+	// The tests emulate prefers-color-scheme: light; the grid's colours come from the lab's
+	// legend.
+	theme := grid.ThemeFor(&grid.Light, freeLegend(native))
 	colours := checkRelations(t, p, native, theme)
 	checkBuffers(t, p, native)
 	p.settle()
@@ -256,14 +258,14 @@ func TestPauseStopsAndStepAdvancesOne(t *testing.T) {
 // that the simulation and the address follow, and that a reload restores both.
 func TestControlsChangeSimulationAndURL(t *testing.T) {
 	p := openPage(t, "/?shared_buffers=1MB&seed=5&play=0")
-	p.choose("#shared-buffers", "8MB")
+	p.choose("#p-shared_buffers", "8MB")
 	waitJS[bool](p, waitTimeout, "the pool to grow to 8MB", `bufferscope.stats().nbuffers === 1024`)
 	waitJS[bool](p, waitTimeout, "the address to say shared_buffers=8MB", `new URLSearchParams(location.search).get("shared_buffers") === "8MB"`)
-	p.choose("#distribution", "uniform")
+	p.choose("#p-distribution", "uniform")
 	waitJS[bool](p, waitTimeout, "the address to say distribution=uniform", `new URLSearchParams(location.search).get("distribution") === "uniform"`)
 
 	p.reload()
-	for sel, want := range map[string]string{"#shared-buffers": "8MB", "#distribution": "uniform", "#seed": "5"} {
+	for sel, want := range map[string]string{"#p-shared_buffers": "8MB", "#p-distribution": "uniform", "#p-seed": "5"} {
 		if got := eval[string](p, fmt.Sprintf(`document.querySelector(%q).value`, sel)); got != want {
 			t.Errorf("after a reload %s is %q, want %q", sel, got, want)
 		}
@@ -302,7 +304,7 @@ func TestBadParametersShowErrorAndStillRender(t *testing.T) {
 	if st.NBuffers != 16384 {
 		t.Errorf("with shared_buffers=12XB stats().nbuffers = %d, want the default 16384 (128MB)", st.NBuffers)
 	}
-	if got := eval[string](p, `document.querySelector("#shared-buffers").value`); got != "128MB" {
+	if got := eval[string](p, `document.querySelector("#p-shared_buffers").value`); got != "128MB" {
 		t.Errorf("with shared_buffers=12XB the control shows %q, want the safe value 128MB", got)
 	}
 	canvas := p.elementRect(gridCanvas).pixels(0)

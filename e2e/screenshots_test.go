@@ -62,7 +62,7 @@ func TestScreenshots(t *testing.T) {
 				p.click("#measure-run")
 				waitJS[bool](p, 60*time.Second, "the measurement", `document.querySelector("#measure-card").dataset.state === "done"`)
 				eval[any](p, `bufferscope.play()`)
-				waitJS[bool](p, 60*time.Second, "a scan under way", `(d => d.relation >= 3 && d.cursor > 4000)(bufferscope.stats().drop)`)
+				waitJS[bool](p, 60*time.Second, "a scan under way", `(d => d.relation >= 3 && d.cursor > 4000)(bufferscope.stats().counters)`)
 				eval[any](p, `bufferscope.pause()`)
 			} else {
 				p.waitFrames(30, time.Second)
