@@ -20,8 +20,9 @@ serve:
 dist:
 	go run ./build dist
 
-# test is what CI runs (.ci/run): every check, cheapest first.
-test: fmt vet guard unit wasmtest chromium browser
+# test is what CI runs (.ci/run): every check, cheapest first; fidelity-quick installs one real
+# PostgreSQL (npm) and checks the exact counts against it.
+test: fmt vet guard unit wasmtest fidelity-quick chromium browser
 
 # fmt fails on files gofmt would change, so diffs stay about behaviour.
 fmt:

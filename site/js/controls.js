@@ -78,7 +78,9 @@ export class Controls {
       this.load(this.collect());
     });
     const label = el('label', { for: id, text: f.label });
-    if (f.unit && f.kind !== 'choice' && f.unit !== 'size') label.append(' ', el('span', { class: 'muted', text: f.unit }));
+    if (f.unit && f.kind !== 'choice' && f.unit !== 'size' && f.unit.toLowerCase() !== f.label.toLowerCase()) {
+      label.append(' ', el('span', { class: 'muted', text: f.unit }));
+    }
     const row = [input];
     if (f.key === 'seed') {
       const again = el('button', { type: 'button', id: 'new-seed', text: 'New seed' });
@@ -91,7 +93,7 @@ export class Controls {
       });
       row.push(again);
     }
-    const narrow = f.kind === 'int' || f.kind === 'float' || f.kind === 'uint';
+    const narrow = (f.kind === 'int' || f.kind === 'float') && row.length === 1;
     return el('div', { class: narrow ? 'field' : 'field wide', id: `${id}-field` }, label,
       row.length > 1 ? el('div', { class: 'inline' }, ...row) : input,
       el('p', { id: noteId, class: 'note' }));

@@ -32,7 +32,8 @@ var table = &lab.Table{Params: []lab.Param{
 		Doc: "Seeds the random source: the same seed and settings give the same run, step for step."},
 	{Key: "version", Label: "PostgreSQL", Kind: lab.Int, Unit: "major version", Default: fmt.Sprint(int(sim.DefaultVersion)),
 		Min: float64(sim.MinVersion), Max: float64(sim.MaxVersion),
-		Doc: "The major version the model follows: 19 removes the freelist, so only the clock sweep finds buffers."},
+		Presets: []lab.Option{{Value: "14"}, {Value: "15"}, {Value: "16"}, {Value: "17"}, {Value: "18"}, {Value: "19", Label: "19 (no freelist)"}},
+		Doc:     "The major version the model follows: 19 removes the freelist, so only the clock sweep finds buffers."},
 	{Key: "clients", Label: "Clients", Kind: lab.Int, Unit: "clients", Default: fmt.Sprint(def.Clients),
 		Min: 0, Max: sim.MaxClients,
 		Bounds: func(v lab.Values) (float64, float64, string) {
