@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -40,44 +38,9 @@ var extraValues = map[string][]string{
 	"threshold":      {"0", "1", "1024", "NB/0", "NB/16", "half"},
 }
 
-// probeValues returns values for p: good ones, malformed ones and, for numbers, each bound
-// and one past it (for Int, ±1).
+// probeValues returns values for p: param.Probes with the extra ones for its key.
 func probeValues(p *param.Param, t *param.Table) []string {
-	vals := []string{p.Default, "", "x", " " + p.Default + " "}
-	switch p.Kind {
-	case param.Int, param.Float:
-		lo, hi := p.Min, p.Max
-		if p.Bounds != nil {
-			lo, hi, _ = p.Bounds(t.Defaults())
-		}
-		step := 1.0
-		if p.Kind == param.Float {
-			step = 0.001
-			vals = append(vals, "NaN", "Inf", "-Inf", numText((lo+hi)/2))
-		} else {
-			vals = append(vals, "1.5", "1e3", numText(lo)+".0")
-		}
-		for _, x := range []float64{lo - step, lo, lo + step, hi - step, hi, hi + step} {
-			vals = append(vals, strconv.FormatFloat(x, 'f', -1, 64))
-		}
-	case param.Uint:
-		vals = append(vals, "0", "-1", "1.5", strconv.FormatUint(math.MaxUint64, 10), "18446744073709551616")
-	case param.Choice:
-		for _, o := range p.Choices {
-			vals = append(vals, o.Value, strings.ToUpper(o.Value))
-		}
-	}
-	vals = append(vals, extraValues[p.Key]...)
-	if p.Sweep { // a comma separates a sweep's values on the command line
-		var out []string
-		for _, v := range vals {
-			if !strings.Contains(v, ",") {
-				out = append(out, v)
-			}
-		}
-		vals = out
-	}
-	return vals
+	return param.Probes(t, p, extraValues[p.Key]...)
 }
 
 // TestCommandAgreesWithTable checks, for every lab and a set of values of each of its
