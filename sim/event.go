@@ -40,9 +40,11 @@ const (
 	ByBgWriter                // the background writer cleaning ahead of the clock hand
 	ByCheckpoint              // an explicit checkpoint
 	ByCommand                 // an explicit command (transcripts, the bridge)
+	ByCommit                  // a committing transaction (RecordTransactionCommit)
+	ByStrategy                // a ring's owner (VACUUM, COPY) writing its own dirty buffer
 )
 
-var causeNames = [...]string{"backend", "walwriter", "bgwriter", "checkpoint", "command"}
+var causeNames = [...]string{"backend", "walwriter", "bgwriter", "checkpoint", "command", "commit", "strategy"}
 
 // String returns the cause's lower-case name.
 func (c Cause) String() string {

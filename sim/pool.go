@@ -60,6 +60,9 @@ type Pool struct {
 	// without one reads everything from the page cache.
 	osCache int
 	pcg     *pcg
+	// strategy is the ring of the ReadBufferExtended under way, nil otherwise: the ring
+	// StrategyGetBuffer and GetVictimBuffer are called with.
+	strategy *BufferAccessStrategy
 }
 
 // NewPool returns a pool of nbuffers empty buffers, all on the freelist in buffer order, as
@@ -310,9 +313,12 @@ func (p *Pool) LogPageChange(b *Backend, id int, n int) error {
 
 // getVictimBuffer mirrors GetVictimBuffer (PostgreSQL 16+; inside BufferAlloc before): take a
 // buffer from StrategyGetBuffer, pin it, write it out if dirty and remove its old tag from
-// the mapping table (InvalidateVictimBuffer). The buffer comes back pinned once by b, clean,
-// and with no tag.
+// the mapping table (InvalidateVictimBuffer). With a ring (p.strategy), a dirty buffer whose
+// WAL is not yet flushed may be rejected (StrategyRejectBuffer) and another victim taken; a
+// reused ring buffer counts as a reuse, not an eviction, as in pg_stat_io. The buffer comes
+// back pinned once by b, clean, and with no tag.
 func (p *Pool) getVictimBuffer(b *Backend) (int, error) {
+again:
 	id, err := p.strategyGetBuffer()
 	if err != nil {
 		return -1, err
@@ -326,6 +332,13 @@ func (p *Pool) getVictimBuffer(b *Backend) (int, error) {
 	if d.State.Has(BM_DIRTY) {
 		// The conditional share lock on the content always succeeds: no backend holds a
 		// content lock between steps.
+		if s := p.strategy; s != nil {
+			if p.WAL.XLogNeedsFlush(d.LSN) && p.strategyRejectBuffer(s, id, s.fromRing) {
+				p.unpinBuffer(b, id, b.dropPin(id))
+				goto again
+			}
+			s.Written++
+		}
 		p.flushBuffer(id, ByBackend)
 		p.Stats.DirtyWrites++
 	}
@@ -334,7 +347,11 @@ func (p *Pool) getVictimBuffer(b *Backend) (int, error) {
 		hash := key.hash()
 		p.lockPartition(hash)
 		p.table.delete(key, hash)
-		p.Stats.Evictions++
+		if s := p.strategy; s != nil && s.fromRing {
+			s.Reuses++
+		} else {
+			p.Stats.Evictions++
+		}
 		p.emitBackend(EvEvict, b, id)
 	}
 	p.setTag(id, BufferTag{}, -1)

@@ -1,9 +1,18 @@
 package sim
 
-// strategyGetBuffer mirrors StrategyGetBuffer in freelist.c without a ring: pop the freelist
+// strategyGetBuffer mirrors StrategyGetBuffer in freelist.c: with a ring (p.strategy,
+// during ReadBufferExtended) GetBufferFromRing first, and the victim found otherwise goes
+// into the ring's slot (AddBufferToRing); then, as without one, pop the freelist
 // (up to PostgreSQL 18), then run the clock sweep. It returns an unpinned buffer with usage
-// count zero, which the caller pins.
+// count zero (at most one from the ring), which the caller pins.
 func (p *Pool) strategyGetBuffer() (int, error) {
+	if s := p.strategy; s != nil {
+		if id := p.getBufferFromRing(s); id >= 0 {
+			s.fromRing = true
+			return id, nil
+		}
+		s.fromRing = false
+	}
 	for p.firstFree >= 0 {
 		id := p.firstFree
 		d := &p.desc[id]
@@ -16,6 +25,9 @@ func (p *Pool) strategyGetBuffer() (int, error) {
 		p.charge(p.Cost.DescriptorCheck)
 		// A buffer on the freelist may have been pinned or used since it was freed.
 		if d.State.RefCount() == 0 && d.State.UsageCount() == 0 {
+			if p.strategy != nil {
+				p.strategy.addBufferToRing(int(id))
+			}
 			return int(id), nil
 		}
 	}
@@ -30,6 +42,9 @@ func (p *Pool) strategyGetBuffer() (int, error) {
 				d.State -= BufUsagecountOne
 				trycounter = p.NBuffers
 			} else {
+				if p.strategy != nil {
+					p.strategy.addBufferToRing(id)
+				}
 				return id, nil
 			}
 		} else if trycounter--; trycounter == 0 {
