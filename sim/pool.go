@@ -338,8 +338,10 @@ again:
 				goto again
 			}
 			s.Written++
+			p.flushBuffer(id, ByStrategy)
+		} else {
+			p.flushBuffer(id, ByBackend)
 		}
-		p.flushBuffer(id, ByBackend)
 		p.Stats.DirtyWrites++
 	}
 	if d.State.Has(BM_TAG_VALID) {
