@@ -1,0 +1,150 @@
+// Package ring is the ring lab: VACUUM keeps to a small ring of shared buffers (a buffer
+// access strategy, sim/strategy.go), and when the ring comes round to a page VACUUM dirtied
+// moments ago, WAL must be flushed up to that page's LSN before the page can be written. A
+// small ring makes VACUUM flush WAL itself again and again; a large one lets committing
+// clients and the WAL writer flush first, but takes more of the pool from the foreground.
+//
+// The lab is a scenario (vacuum.go) of processes on one virtual clock: VACUUM's heap pass,
+// OLTP clients that commit, and the WAL writer, sharing one WAL device whose flushes are
+// serial. Its parameters (params.go), counters, legend and headless experiment (this file,
+// experiment.go) follow the lab shape of package lab.
+package ring
+
+import (
+	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/lab"
+)
+
+// Lab is the ring lab.
+type Lab struct{}
+
+// Info names the ring lab.
+func (Lab) Info() lab.Info {
+	return lab.Info{
+		Name: "ring", Command: "ring", Title: "Ring",
+		Summary: "VACUUM through its ring beside an OLTP load: the WAL flushes it forces",
+	}
+}
+
+// Params returns the ring lab's parameter table.
+func (Lab) Params() *lab.Table { return table }
+
+// New builds the run v describes.
+func (Lab) New(v lab.Values) (lab.Run, error) { return NewRun(SetupOf(v)) }
+
+// NewRun builds a run of set.
+func NewRun(set Setup) (*Run, error) {
+	vr, err := newVacuumRun(set)
+	if err != nil {
+		return nil, err
+	}
+	s := sim.NewScenario(vr.p, sim.Config{NBuffers: set.NBuffers, Version: set.Version, Seed: set.Seed}, vr)
+	return &Run{s: s, vr: vr}, nil
+}
+
+// Counters are the ring lab's counters; once VACUUM is done, the ones bufferscope ring
+// prints are what it prints for the same parameters.
+type Counters struct {
+	VacuumSeconds      float64 `counter:"vacuumSeconds" label:"VACUUM duration" unit:"s" format:"seconds" doc:"Virtual time from VACUUM's start to its last page (so far, while it runs)."`
+	PagesVacuumed      uint64  `counter:"pagesVacuumed" label:"Pages vacuumed" unit:"pages" format:"count" doc:"Heap pages VACUUM has read."`
+	PagesDirtied       uint64  `counter:"pagesDirtied" sub:"true" label:"of which pruned or frozen" unit:"pages" format:"count" doc:"Pages VACUUM changed under a WAL record."`
+	RingBuffers        int     `counter:"ringBuffers" label:"Ring size" unit:"buffers" format:"count" doc:"Buffers in VACUUM's ring: the size asked for, capped at NBuffers/8; 0 for no ring."`
+	RingReuses         uint64  `counter:"ringReuses" label:"Ring reuses" unit:"buffers" format:"count" doc:"Times VACUUM reused a buffer of its ring for the next page (pg_stat_io reuses, context vacuum)."`
+	VacuumWrites       uint64  `counter:"vacuumWrites" label:"Written by VACUUM" unit:"pages" format:"count" doc:"Dirty ring buffers VACUUM wrote itself before reusing them (pg_stat_io writes, context vacuum)."`
+	VacuumWALFlushes   uint64  `counter:"vacuumWalFlushes" label:"VACUUM's own WAL flushes" format:"count" doc:"WAL flushes VACUUM had to make itself: the ring came round to a page whose WAL nobody had flushed yet."`
+	WALWriterFlushes   uint64  `counter:"walwriterFlushes" label:"WAL writer flushes" format:"count" doc:"Flushes the WAL writer made on its rounds."`
+	CommitFlushes      uint64  `counter:"commitFlushes" label:"Commit flushes" format:"count" doc:"Flushes committing clients made (synchronous_commit on); commits that joined a flush already queued are not counted again."`
+	ClientFlushes      uint64  `counter:"clientFlushes" label:"Client victim flushes" format:"count" hidden:"true" doc:"Flushes clients made before writing a dirty victim."`
+	ForegroundHitRatio float64 `counter:"foregroundHitRatio" label:"Foreground hit ratio" format:"ratio" of:"foregroundAccesses" doc:"Share of the clients' page accesses found in shared buffers."`
+	ForegroundAccesses uint64  `counter:"foregroundAccesses" label:"Foreground accesses" format:"count" hidden:"true"`
+	ForegroundTPS      float64 `counter:"foregroundTps" label:"Foreground TPS" unit:"tx/s" format:"number" doc:"The clients' committed transactions per second of virtual time."`
+	Transactions       uint64  `counter:"transactions" label:"Transactions" format:"count" hidden:"true"`
+	VacuumBlock        int     `counter:"vacuumBlock" label:"VACUUM's page" format:"count" hidden:"true" doc:"The next page VACUUM reads."`
+	TablePages         int     `counter:"tablePages" label:"Table pages" format:"count" hidden:"true"`
+	RingCurrent        int     `counter:"ringCurrent" label:"Ring slot" format:"count" hidden:"true" doc:"The ring slot VACUUM used last."`
+	Done               bool    `counter:"done" label:"Done" format:"bool" hidden:"true"`
+	lab.Pool
+}
+
+// Counters returns the ring lab's counters at zero.
+func (Lab) Counters() any { return &Counters{} }
+
+// Events are what a reader of the ring lab may want to find next.
+func (Lab) Events() []lab.EventSpec {
+	return []lab.EventSpec{
+		{Kind: sim.EvWALFlush, Label: "WAL flush", Doc: "WAL is written and synced: by VACUUM forced to (its ring came round to an unflushed page), a commit, or the WAL writer."},
+		{Kind: sim.EvWrite, Label: "page written", Doc: "A dirty page is handed to the kernel, WAL flushed past its LSN first."},
+		{Kind: sim.EvEvict, Label: "eviction", Doc: "A page leaves shared buffers for another: a foreground page pushed out, or a ring buffer reused."},
+	}
+}
+
+// Run is one run of the ring lab.
+type Run struct {
+	s  *sim.Sim
+	vr *vacuumRun
+}
+
+// Sim returns the simulation.
+func (r *Run) Sim() *sim.Sim { return r.s }
+
+// Done reports whether VACUUM has finished.
+func (r *Run) Done() bool { return r.s.Done() }
+
+// Seeded is true: the clients draw their pages.
+func (r *Run) Seeded() bool { return true }
+
+// CheckInvariants checks the pool's invariants and the ring's.
+func (r *Run) CheckInvariants() error {
+	if err := r.s.CheckInvariants(); err != nil {
+		return err
+	}
+	return r.vr.checkInvariants()
+}
+
+// Ring returns VACUUM's ring, nil for none.
+func (r *Run) Ring() *sim.BufferAccessStrategy { return r.vr.ring }
+
+// Table returns the catalog index of the vacuumed table.
+func (r *Run) Table() int { return 0 }
+
+// Counters returns the counters now.
+func (r *Run) Counters() any {
+	vr := r.vr
+	c := &Counters{
+		PagesVacuumed: uint64(vr.blk), PagesDirtied: vr.c.pagesDirtied, RingBuffers: vr.ring.RingSize(),
+		VacuumWALFlushes: vr.c.vacuumFlushes, WALWriterFlushes: vr.c.walwriterFlushes,
+		CommitFlushes: vr.c.commitFlushes, ClientFlushes: vr.c.clientFlushes,
+		ForegroundAccesses: vr.c.fgAccesses, Transactions: vr.c.txns,
+		VacuumBlock: vr.blk, TablePages: vr.set.TableBlocks, Done: vr.done,
+		Pool: lab.PoolOf(r.s),
+	}
+	if vr.ring != nil {
+		c.RingReuses, c.VacuumWrites, c.RingCurrent = vr.ring.Reuses, vr.ring.Written, vr.ring.Current()
+	}
+	t := vr.clock
+	if vr.done {
+		t = vr.end
+	}
+	c.VacuumSeconds = t.Seconds()
+	if vr.c.fgAccesses > 0 {
+		c.ForegroundHitRatio = float64(vr.c.fgHits) / float64(vr.c.fgAccesses)
+	}
+	if t > 0 {
+		c.ForegroundTPS = float64(vr.c.txns) / t.Seconds()
+	}
+	return c
+}
+
+// Legend colours the vacuumed table, which lives in the ring's buffers, apart from the
+// foreground's hot table and its index.
+func (r *Run) Legend() lab.Legend {
+	return lab.Legend{
+		Roles: []lab.Swatch{
+			{Key: "vacuumed", Label: "table being vacuumed", Doc: "Pages VACUUM read. With a ring they stay in the ring's buffers: the ring's members.", Light: "#d55e00", Dark: "#e8743b"},
+			{Key: "hot", Label: "hot table", Doc: "The foreground's table: the pages the clients update.", Light: "#3a9ad9", Dark: "#56b4e9"},
+			{Key: "hot_pkey", Label: "its index", Doc: "The hot table's index, which non-HOT updates change too.", Light: "#0072b2", Dark: "#2a6fc9"},
+		},
+		Role:  func(rel int) int { return min(rel, 2) },
+		Marks: lab.PoolMarks,
+	}
+}

@@ -1,0 +1,381 @@
+package ring
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/bufferscope/bufferscope/sim"
+)
+
+// Setup is one run of the ring lab: a lazy VACUUM pass over a table through its ring while
+// clients run OLTP transactions on a hot table, the WAL writer flushing in the background.
+type Setup struct {
+	NBuffers int
+	Version  sim.Version
+	// RingKB is VACUUM's ring in kB (vacuum_buffer_usage_limit); 0 means no ring, -1 the
+	// version's default.
+	RingKB      int
+	TableBlocks int
+	// OSCacheFits: VACUUM reads the table from the kernel's page cache; false: from storage.
+	OSCacheFits  bool
+	DirtyPercent int // share of the table's pages VACUUM changes
+	FlushLatency sim.Duration
+	SyncCommit   bool
+	// WALWriterDelay and WALWriterFlushAfter (bytes) are the WAL writer's settings.
+	WALWriterDelay      sim.Duration
+	WALWriterFlushAfter int
+	Clients             int
+	HotPercent          int // the hot table's size, in percent of shared_buffers
+	Seed                uint64
+	Cost                sim.CostModel // zero fields take their defaults; WALFlush is FlushLatency
+}
+
+// The work this model charges beyond the cost model's primitives. Each is an assumption of
+// this model, not a measurement, and none is chosen to match a published figure.
+const (
+	// pruneRecordBytes is the payload of the WAL record VACUUM writes for a page it prunes
+	// or freezes (XLOG_HEAP2_PRUNE_FREEZE and its kin): a few dozen item offsets (assumed
+	// 200 bytes; no full-page images, as if a checkpoint had not just happened).
+	pruneRecordBytes = 200
+	// updateRecordBytes is the payload of a heap UPDATE record (assumed 100 bytes).
+	updateRecordBytes = 100
+	// indexRecordBytes is the payload of a B-tree insert record (assumed 60 bytes).
+	indexRecordBytes = 60
+	// commitRecordBytes is the payload of a commit record without subtransactions or
+	// dropped relations (assumed 16 bytes).
+	commitRecordBytes = 16
+	// nonHOTPercent is the share of updates that cannot be HOT and also insert an index
+	// entry (assumed 30%).
+	nonHOTPercent = 30
+	// indexShare is the hot table's index's size against the table's (assumed 1/16).
+	indexShare = 16
+	// txnOverhead is what a client's transaction costs besides its page accesses: parsing,
+	// planning and executing its statements and the round trips to its client (assumed
+	// 200µs, a pgbench-like transaction on one core).
+	txnOverhead = 200 * sim.Microsecond
+	// xlogBlcksz is XLOG_BLCKSZ: the WAL writer writes whole WAL pages.
+	xlogBlcksz = 8192
+)
+
+// Process indexes in a vacuumRun's schedule.
+const (
+	procWALWriter = iota
+	procVacuum
+	procClients // the first client
+)
+
+// vacuumRun is the ring lab's scenario: it steps the processes in order of virtual time,
+// one unit each: a page VACUUM vacuums, a client's transaction, a round of the WAL writer.
+type vacuumRun struct {
+	set    Setup
+	p      *sim.Pool
+	table  *sim.Relation
+	hot    *sim.Relation
+	index  *sim.Relation
+	ring   *sim.BufferAccessStrategy
+	vacB   sim.Backend
+	cliB   []sim.Backend
+	next   []sim.Duration // each process's next wake-up
+	rng    *rand.Rand
+	clock  sim.Duration // the virtual time of the unit under way
+	charge sim.Duration // virtual time already handed to the Sim's clock
+
+	blk  int          // the next page VACUUM reads
+	done bool         // VACUUM has passed the last page
+	end  sim.Duration // when VACUUM finished
+
+	// The WAL device: flushes are serial. busy is when the latest flush ends, queued when
+	// it starts; a commit arriving before a queued flush starts joins it (group commit).
+	busy, queued sim.Duration
+	lastFlush    sim.Duration // the WAL writer's last flush
+	asyncLSN     sim.LSN      // XLogCtl->asyncXactLSN: the latest asynchronous commit
+
+	c counts
+}
+
+// counts are the scenario's own counters.
+type counts struct {
+	vacuumFlushes, walwriterFlushes, commitFlushes, clientFlushes uint64
+	commitsJoined                                                 uint64
+	txns, fgAccesses, fgHits                                      uint64
+	pagesDirtied                                                  uint64
+}
+
+// newVacuumRun builds the pool: the hot table and its index prewarmed, the table on disk.
+func newVacuumRun(set Setup) (*vacuumRun, error) {
+	cost := set.Cost
+	cost.WALFlush = set.FlushLatency
+	p, err := sim.NewPool(set.NBuffers, set.Version, cost)
+	if err != nil {
+		return nil, err
+	}
+	r := &vacuumRun{set: set, p: p, rng: rand.New(rand.NewPCG(set.Seed, set.Seed^0x9E3779B97F4A7C15))}
+	rel := func(name string, blocks int) (*sim.Relation, error) {
+		x := &sim.Relation{Name: name, Permanent: true, Locator: sim.RelFileLocator{
+			SpcOid: sim.DefaultTablespaceOid, DbOid: sim.DefaultDatabaseOid, RelNumber: sim.FirstRelNumber + sim.Oid(len(p.Relations()))}}
+		x.NBlocks[sim.MainForkNum] = sim.BlockNumber(max(blocks, 1))
+		_, err := p.AddRelation(x)
+		return x, err
+	}
+	if r.table, err = rel("vacuumed", set.TableBlocks); err != nil {
+		return nil, err
+	}
+	hot := max(set.NBuffers*set.HotPercent/100, 1)
+	if r.hot, err = rel("hot", hot); err != nil {
+		return nil, err
+	}
+	if r.index, err = rel("hot_pkey", hot/indexShare); err != nil {
+		return nil, err
+	}
+	if set.Clients > 0 {
+		p.Prewarm(r.index, sim.MainForkNum)
+		p.Prewarm(r.hot, sim.MainForkNum)
+	}
+	switch {
+	case set.RingKB < 0:
+		r.ring = p.GetAccessStrategy(sim.BAS_VACUUM)
+	default:
+		r.ring = p.GetAccessStrategyWithSize(sim.BAS_VACUUM, set.RingKB)
+	}
+	r.vacB = sim.Backend{ID: 0}
+	r.cliB = make([]sim.Backend, set.Clients)
+	r.next = make([]sim.Duration, procClients+set.Clients)
+	r.next[procWALWriter] = set.WALWriterDelay
+	for i := range r.cliB {
+		r.cliB[i].ID = i + 1
+	}
+	p.TakeElapsed()
+	return r, nil
+}
+
+// Done reports whether VACUUM has passed the table's last page.
+func (r *vacuumRun) Done() bool { return r.done }
+
+// Step runs up to n units, each the process that wakes first (ties: the WAL writer, VACUUM,
+// then clients in order), and hands the time passed to the Sim's clock.
+func (r *vacuumRun) Step(s *sim.Sim, n int) (int, error) {
+	done := 0
+	for ; done < n && !r.done; done++ {
+		who := 0
+		for i := 1; i < len(r.next); i++ {
+			if r.next[i] < r.next[who] {
+				who = i
+			}
+		}
+		r.clock = r.next[who]
+		var cost sim.Duration
+		var err error
+		switch who {
+		case procWALWriter:
+			cost = r.walWriter()
+		case procVacuum:
+			cost, err = r.vacuumPage()
+		default:
+			cost, err = r.transaction(who - procClients)
+		}
+		if err != nil {
+			return done, err
+		}
+		r.next[who] = r.clock + cost
+		if who == procWALWriter {
+			r.next[who] += r.set.WALWriterDelay
+		}
+		if who == procVacuum && r.done {
+			r.end = r.next[who]
+		}
+	}
+	// The Sim's clock follows the schedule: hand it the time passed since the last step.
+	now := r.clock
+	if r.done {
+		now = r.end
+	}
+	if now > r.charge {
+		r.p.Charge(now - r.charge)
+		r.charge = now
+	}
+	return done, nil
+}
+
+// work runs fn and returns the virtual time it charged, with the waits for the WAL device
+// of any flush it made (sim's flushes charge the latency itself).
+func (r *vacuumRun) work(fn func() error) (sim.Duration, uint64, error) {
+	before := r.p.Stats.WALFlushes
+	err := fn()
+	cost := r.p.TakeElapsed()
+	flushes := r.p.Stats.WALFlushes - before
+	for range flushes {
+		cost += r.device(r.clock)
+	}
+	return cost, flushes, err
+}
+
+// device books one flush requested at t on the WAL device and returns how long the request
+// waits for the flush before it to finish.
+func (r *vacuumRun) device(t sim.Duration) sim.Duration {
+	start := max(t, r.busy)
+	r.queued, r.busy = start, start+r.set.FlushLatency
+	return start - t
+}
+
+// vacuumPage is one page of lazy VACUUM's heap pass (lazy_scan_heap): read it through the
+// ring, prune and freeze it if it has anything to prune (dirtying it under a WAL record),
+// release it. A ring buffer VACUUM dirtied earlier is written when the ring comes round to
+// it, after VACUUM itself flushes WAL up to its LSN when nobody has yet (GetVictimBuffer,
+// FlushBuffer).
+func (r *vacuumRun) vacuumPage() (sim.Duration, error) {
+	p := r.p
+	blk := r.blk
+	cost, flushes, err := r.work(func() error {
+		if r.set.OSCacheFits {
+			p.SetOSCache(100)
+		} else {
+			p.SetOSCache(0)
+		}
+		id, err := p.ReadBufferExtended(&r.vacB, sim.BufferTag{Locator: r.table.Locator, Block: sim.BlockNumber(blk)}, r.ring)
+		p.SetOSCache(100)
+		if err != nil {
+			return err
+		}
+		p.Charge(p.Cost.PageWork)
+		if dirties(blk, r.set.DirtyPercent) {
+			r.c.pagesDirtied++
+			if err := p.LogPageChange(&r.vacB, id, pruneRecordBytes); err != nil {
+				return err
+			}
+		}
+		return p.ReleaseBuffer(&r.vacB, id)
+	})
+	r.c.vacuumFlushes += flushes
+	r.blk++
+	r.done = r.blk >= r.set.TableBlocks
+	return cost, err
+}
+
+// dirties reports whether VACUUM changes page blk when pct percent of the pages need it,
+// spread evenly: the pages where pct×(blk+1)/100 steps up.
+func dirties(blk, pct int) bool { return pct*(blk+1)/100 > pct*blk/100 }
+
+// transaction is one client's OLTP transaction: update a row of a random hot page (HOT), in
+// nonHOTPercent of them also insert an index entry, then commit. With synchronous_commit on
+// the commit flushes WAL up to its record, joining a flush queued but not yet started (group
+// commit); with off it only tells the WAL writer (XLogSetAsyncXactLSN).
+func (r *vacuumRun) transaction(i int) (sim.Duration, error) {
+	p := r.p
+	b := &r.cliB[i]
+	hits, acc := p.Stats.Hits, p.Stats.Accesses
+	nonHOT := r.rng.IntN(100) < nonHOTPercent
+	heapBlk := r.rng.IntN(int(r.hot.NBlocks[sim.MainForkNum]))
+	idxBlk := r.rng.IntN(int(r.index.NBlocks[sim.MainForkNum]))
+	cost, flushes, err := r.work(func() error {
+		p.Charge(txnOverhead)
+		if err := r.update(b, r.hot, heapBlk, updateRecordBytes); err != nil {
+			return err
+		}
+		if nonHOT {
+			if err := r.update(b, r.index, idxBlk, indexRecordBytes); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	r.c.clientFlushes += flushes
+	r.c.fgHits += p.Stats.Hits - hits
+	r.c.fgAccesses += p.Stats.Accesses - acc
+	r.c.txns++
+	lsn := p.InsertWAL(commitRecordBytes)
+	t := r.clock + cost + p.TakeElapsed()
+	cost = t - r.clock
+	if !r.set.SyncCommit {
+		r.asyncLSN = lsn
+		if r.writerHasWork(t) {
+			r.next[procWALWriter] = min(r.next[procWALWriter], t)
+		}
+		return cost, nil
+	}
+	if !p.WAL.XLogNeedsFlush(lsn) {
+		return cost, nil
+	}
+	if r.queued > t {
+		// A flush is queued behind the one in progress and has not started: it takes this
+		// commit's record too (whoever gets WALWriteLock flushes all that is inserted).
+		p.WAL.Flushed = p.WAL.Insert
+		r.c.commitsJoined++
+		return r.busy - r.clock, nil
+	}
+	wait := r.device(t)
+	p.XLogFlush(lsn, sim.ByCommit)
+	r.c.commitFlushes++
+	return cost + wait + p.TakeElapsed(), nil
+}
+
+// update reads a page without a ring and changes it under a WAL record.
+func (r *vacuumRun) update(b *sim.Backend, rel *sim.Relation, blk, bytes int) error {
+	p := r.p
+	id, err := p.ReadBuffer(b, sim.BufferTag{Locator: rel.Locator, Block: sim.BlockNumber(blk)})
+	if err != nil {
+		return err
+	}
+	p.Charge(p.Cost.PageWork)
+	if err := p.LogPageChange(b, id, bytes); err != nil {
+		return err
+	}
+	return p.ReleaseBuffer(b, id)
+}
+
+// writerTarget mirrors how XLogBackgroundFlush picks what to flush: WAL up to the last
+// completed WAL page, or, when that is flushed already, up to the latest asynchronous commit.
+func (r *vacuumRun) writerTarget() sim.LSN {
+	w := r.p.WAL
+	target := w.Insert - w.Insert%xlogBlcksz
+	if target <= w.Flushed && r.asyncLSN > w.Flushed {
+		target = r.asyncLSN
+	}
+	return target
+}
+
+// writerHasWork reports whether XLogBackgroundFlush at t would flush: something to flush, and
+// wal_writer_flush_after of it or wal_writer_delay since the last flush.
+func (r *vacuumRun) writerHasWork(t sim.Duration) bool {
+	target := r.writerTarget()
+	if target <= r.p.WAL.Flushed {
+		return false
+	}
+	return int(target-r.p.WAL.Flushed) >= r.set.WALWriterFlushAfter || t-r.lastFlush >= r.set.WALWriterDelay
+}
+
+// walWriter is one round of the WAL writer (WalWriterMain, XLogBackgroundFlush). It wakes
+// every wal_writer_delay, and earlier when an asynchronous commit leaves it work.
+func (r *vacuumRun) walWriter() sim.Duration {
+	if !r.writerHasWork(r.clock) {
+		return 0
+	}
+	wait := r.device(r.clock)
+	r.p.XLogWrite(r.writerTarget(), sim.ByWALWriter)
+	r.c.walwriterFlushes++
+	r.lastFlush = r.clock
+	return wait + r.p.TakeElapsed()
+}
+
+// checkInvariants checks the ring's own rules: its length within NBuffers/8, and no page of
+// the vacuumed table, which only VACUUM pins (through its ring), above usage count 1.
+func (r *vacuumRun) checkInvariants() error {
+	if n := r.ring.RingSize(); n > max(r.p.NBuffers/8, 1) {
+		return fmt.Errorf("ring of %d buffers, more than NBuffers/8 = %d", n, r.p.NBuffers/8)
+	}
+	if r.ring == nil {
+		return nil
+	}
+	for _, id := range r.ring.Buffers(nil) {
+		if id < 0 {
+			continue
+		}
+		d := r.p.Desc(id)
+		if d.Tag.Locator == r.table.Locator && d.State.UsageCount() > 1 {
+			return fmt.Errorf("buffer %d of the vacuumed table at usage count %d: a strategy pin raised it above 1", id, d.State.UsageCount())
+		}
+	}
+	return nil
+}
