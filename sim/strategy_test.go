@@ -1,0 +1,179 @@
+package sim
+
+import "testing"
+
+// TestGetAccessStrategySizes checks each ring's size per version and the NBuffers/8 cap.
+// Reference: src/backend/storage/buffer/freelist.c, GetAccessStrategy,
+// GetAccessStrategyWithSize; src/backend/utils/misc/guc_tables.c, vacuum_buffer_usage_limit
+func TestGetAccessStrategySizes(t *testing.T) {
+	for _, tt := range []struct {
+		v        Version
+		nbuffers int
+		typ      BufferAccessStrategyType
+		want     int
+	}{
+		{14, 16384, BAS_VACUUM, 32},
+		{15, 16384, BAS_VACUUM, 32},
+		{16, 16384, BAS_VACUUM, 32},
+		{17, 16384, BAS_VACUUM, 256},
+		{18, 16384, BAS_VACUUM, 256},
+		{17, 16384, BAS_BULKREAD, 32},
+		{18, 16384, BAS_BULKREAD, 94}, // bounded by GetPinLimit at 128MB
+		{18, 131072, BAS_BULKREAD, 288},
+		{17, 16384, BAS_BULKWRITE, 2048},
+		{17, 1024, BAS_BULKWRITE, 128}, // NBuffers/8
+		{17, 128, BAS_VACUUM, 16},      // NBuffers/8
+		{17, 16384, BAS_NORMAL, 0},
+	} {
+		p, err := NewPool(tt.nbuffers, tt.v, CostModel{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.GetAccessStrategy(tt.typ).RingSize(); got != tt.want {
+			t.Errorf("PG%d NBuffers %d %s: ring of %d, want %d", tt.v, tt.nbuffers, tt.typ, got, tt.want)
+		}
+	}
+	p, _ := NewPool(16384, 17, CostModel{})
+	for kb, want := range map[int]int{0: 0, 256: 32, 2048: 256, 16384: 2048, 65536: 2048} {
+		if got := p.GetAccessStrategyWithSize(BAS_VACUUM, kb).RingSize(); got != want {
+			t.Errorf("vacuum_buffer_usage_limit %dkB: ring of %d, want %d", kb, got, want)
+		}
+	}
+}
+
+// ringPool returns a pool of 64 buffers with a 16-block relation and a ring of two slots of
+// type typ.
+func ringPool(t *testing.T, typ BufferAccessStrategyType) (*Pool, *Relation, *BufferAccessStrategy) {
+	t.Helper()
+	p, err := NewPool(64, 17, CostModel{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Relation{Name: "t", Permanent: true, Locator: RelFileLocator{DefaultTablespaceOid, DefaultDatabaseOid, FirstRelNumber}}
+	r.NBlocks[MainForkNum] = 16
+	if _, err := p.AddRelation(r); err != nil {
+		t.Fatal(err)
+	}
+	return p, r, p.GetAccessStrategyWithSize(typ, 16)
+}
+
+// read reads block blk of r through s and releases it, dirtying it under WAL if dirty.
+func read(t *testing.T, p *Pool, b *Backend, r *Relation, blk BlockNumber, s *BufferAccessStrategy, dirty bool) int {
+	t.Helper()
+	id, err := p.ReadBufferExtended(b, BufferTag{Locator: r.Locator, Block: blk}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dirty {
+		if err := p.LogPageChange(b, id, 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.ReleaseBuffer(b, id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestRingReuseAndReplace: the ring's slots fill from the freelist, a slot whose buffer has
+// usage count at most 1 is reused, and one at usage count 2 is replaced by a clock-sweep
+// victim, its page staying in the pool.
+// Reference: src/backend/storage/buffer/freelist.c, GetBufferFromRing, AddBufferToRing
+func TestRingReuseAndReplace(t *testing.T) {
+	p, r, s := ringPool(t, BAS_VACUUM)
+	b := &Backend{}
+	a0 := read(t, p, b, r, 0, s, false) // slot 1
+	a1 := read(t, p, b, r, 1, s, false) // slot 0
+	if got := s.Buffers(nil); got[1] != a0 || got[0] != a1 {
+		t.Fatalf("ring %v, want [%d %d]", got, a1, a0)
+	}
+	a2 := read(t, p, b, r, 2, s, false) // slot 1 again: block 0's buffer, usage 1, reused
+	if a2 != a0 || s.Reuses != 1 {
+		t.Fatalf("block 2 in buffer %d (reuses %d), want block 0's buffer %d reused", a2, s.Reuses, a0)
+	}
+	// Block 1 read again without a ring: usage 2, so the ring must not reuse it.
+	if got := read(t, p, b, r, 1, nil, false); got != a1 || p.Desc(a1).State.UsageCount() != 2 {
+		t.Fatalf("block 1 in buffer %d at usage %d", got, p.Desc(a1).State.UsageCount())
+	}
+	a3 := read(t, p, b, r, 3, s, false) // slot 0: usage 2, replaced
+	if a3 == a1 || s.Buffers(nil)[0] != a3 || s.Reuses != 1 {
+		t.Fatalf("block 3 in buffer %d, ring %v, reuses %d: want a new buffer in slot 0", a3, s.Buffers(nil), s.Reuses)
+	}
+	if d := p.Desc(a1); d.Tag.Block != 1 || !d.State.Has(BM_VALID) {
+		t.Errorf("block 1 left the pool: buffer %d holds %s", a1, d.Tag)
+	}
+}
+
+// TestStrategyPinUsage: a pin through a ring raises the usage count from 0 to 1 and never
+// further.
+// Reference: src/backend/storage/buffer/bufmgr.c, PinBuffer (strategy != NULL)
+func TestStrategyPinUsage(t *testing.T) {
+	for _, before := range []int{0, 1, 3} {
+		p, r, s := ringPool(t, BAS_VACUUM)
+		b := &Backend{}
+		id := read(t, p, b, r, 0, nil, false)
+		p.desc[id].State = p.desc[id].State&^BufUsagecountMask | BufferState(before)*BufUsagecountOne
+		read(t, p, b, r, 0, s, false)
+		want := max(before, 1)
+		if got := p.Desc(id).State.UsageCount(); got != want {
+			t.Errorf("usage %d pinned through a ring: %d, want %d", before, got, want)
+		}
+	}
+}
+
+// TestRingDirtySlotFlushesOnce: reusing a dirty ring buffer makes VACUUM (and BULKWRITE)
+// flush WAL itself, exactly once, when WAL is behind the page's LSN, and not at all when it
+// is not; the page is written either way.
+// Reference: src/backend/storage/buffer/bufmgr.c, GetVictimBuffer, FlushBuffer
+func TestRingDirtySlotFlushesOnce(t *testing.T) {
+	for _, typ := range []BufferAccessStrategyType{BAS_VACUUM, BAS_BULKWRITE} {
+		for _, flushedFirst := range []bool{false, true} {
+			p, r, s := ringPool(t, typ)
+			b := &Backend{}
+			read(t, p, b, r, 0, s, true)
+			read(t, p, b, r, 1, s, true)
+			if flushedFirst {
+				p.XLogFlush(p.WAL.Insert, ByWALWriter)
+			}
+			flushes := p.Stats.WALFlushes
+			read(t, p, b, r, 2, s, false)
+			want := uint64(1)
+			if flushedFirst {
+				want = 0
+			}
+			if got := p.Stats.WALFlushes - flushes; got != want || s.Written != 1 {
+				t.Errorf("%s, WAL flushed first %v: %d flushes and %d writes, want %d and 1", typ, flushedFirst, got, s.Written, want)
+			}
+		}
+	}
+}
+
+// TestBulkreadRejects: a bulk-read ring gives up a dirty buffer of its current slot that
+// needs a WAL flush: the slot is emptied, the page stays dirty in the pool, no WAL is flushed.
+// Reference: src/backend/storage/buffer/freelist.c, StrategyRejectBuffer
+func TestBulkreadRejects(t *testing.T) {
+	p, r, s := ringPool(t, BAS_BULKREAD)
+	b := &Backend{}
+	a0 := read(t, p, b, r, 0, s, true) // slot 1, dirty
+	a1 := read(t, p, b, r, 1, s, false)
+	flushes := p.Stats.WALFlushes
+	a2 := read(t, p, b, r, 2, s, false) // slot 1 rejected and emptied; slot 0 reused
+	if s.Rejects != 1 || p.Stats.WALFlushes != flushes {
+		t.Fatalf("rejects %d, flushes %d: want 1 and none", s.Rejects, p.Stats.WALFlushes-flushes)
+	}
+	if a2 != a1 || s.Buffers(nil)[1] != -1 {
+		t.Errorf("block 2 in buffer %d, ring %v: want block 1's buffer %d, slot 1 empty", a2, s.Buffers(nil), a1)
+	}
+	if d := p.Desc(a0); d.Tag.Block != 0 || !d.State.Has(BM_DIRTY) {
+		t.Errorf("block 0 should stay dirty in buffer %d: %s %s", a0, d.Tag, d.State.FlagString())
+	}
+	// With WAL flushed, the bulk-read ring writes the page instead.
+	p2, r2, s2 := ringPool(t, BAS_BULKREAD)
+	read(t, p2, b, r2, 0, s2, true)
+	read(t, p2, b, r2, 1, s2, false)
+	p2.XLogFlush(p2.WAL.Insert, ByWALWriter)
+	read(t, p2, b, r2, 2, s2, false)
+	if s2.Rejects != 0 || s2.Written != 1 {
+		t.Errorf("WAL flushed: rejects %d, writes %d; want 0 and 1", s2.Rejects, s2.Written)
+	}
+}
