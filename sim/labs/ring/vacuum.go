@@ -28,6 +28,9 @@ type Setup struct {
 	HotPercent          int // the hot table's size, in percent of shared_buffers
 	Seed                uint64
 	Cost                sim.CostModel // zero fields take their defaults; WALFlush is FlushLatency
+	// Prewarmed loads the table into shared buffers first, as far as it fits (pg_prewarm):
+	// the "cached" case of the fidelity harness. Not a parameter of the page.
+	Prewarmed bool
 }
 
 // The work this model charges beyond the cost model's primitives. Each is an assumption of
@@ -126,6 +129,9 @@ func newVacuumRun(set Setup) (*vacuumRun, error) {
 	}
 	if r.index, err = rel("hot_pkey", hot/indexShare); err != nil {
 		return nil, err
+	}
+	if set.Prewarmed {
+		p.Prewarm(r.table, sim.MainForkNum)
 	}
 	if set.Clients > 0 {
 		p.Prewarm(r.index, sim.MainForkNum)

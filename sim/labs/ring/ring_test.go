@@ -1,0 +1,167 @@
+package ring
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/lab"
+)
+
+// fidelityTable is the fidelity harness's table (docs/fidelity.md experiments 1 and 3): 80MB,
+// 10,345 pages, at shared_buffers 128MB, no other load.
+func fidelitySetup(version sim.Version, ringKB int) Setup {
+	v := table.Defaults()
+	set := SetupOf(v)
+	set.NBuffers, set.Version, set.RingKB, set.TableBlocks, set.Clients = 16384, version, ringKB, 10345, 0
+	return set
+}
+
+// tablePages counts the pages of the vacuumed table left in shared buffers.
+func tablePages(r *Run) int {
+	p := r.Sim().Pool
+	n := 0
+	for id := range p.NBuffers {
+		if d := p.Desc(id); d.State.Has(sim.BM_VALID) && d.Tag.Locator == r.vr.table.Locator {
+			n++
+		}
+	}
+	return n
+}
+
+// TestVacuumLeavesRingInPool: VACUUM of a table larger than its ring leaves exactly
+// min(ring, NBuffers/8) of its pages in shared buffers, the whole table with no ring; a real
+// PostgreSQL 16–18 leaves the same (docs/fidelity.md experiment 1).
+// Reference: src/backend/storage/buffer/freelist.c, GetAccessStrategyWithSize, GetBufferFromRing
+func TestVacuumLeavesRingInPool(t *testing.T) {
+	for _, tt := range []struct {
+		v      sim.Version
+		ringKB int
+		want   int
+	}{
+		{14, -1, 32}, {16, -1, 32}, {16, 256, 32}, {16, 2048, 256}, {16, 16384, 2048}, {16, 0, 10345},
+		{17, -1, 256}, {17, 256, 32}, {17, 16384, 2048}, {17, 65536, 2048}, {17, 0, 10345}, {18, -1, 256},
+	} {
+		r, err := NewRun(fidelitySetup(tt.v, tt.ringKB))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !r.Done() {
+			if err := r.Sim().Step(1000); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := tablePages(r); got != tt.want {
+			t.Errorf("PG%d ring %dkB: %d pages of the table left, want %d", tt.v, tt.ringKB, got, tt.want)
+		}
+	}
+}
+
+// TestVacuumWALFlushesPerRingful: VACUUM of the fidelity table with the 32-buffer ring and no
+// other load flushes WAL itself about once per ring-ful when it reads the table, and never
+// when the table is already in shared buffers; a real PostgreSQL 14–17 made ~329 WAL syncs
+// cold and ~5 cached (docs/fidelity.md experiment 3).
+// Reference: src/backend/storage/buffer/bufmgr.c, GetVictimBuffer; commit d526575f89
+func TestVacuumWALFlushesPerRingful(t *testing.T) {
+	cold, err := RunToEnd(fidelitySetup(16, -1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ringfuls := uint64(10345 / 32)
+	if cold.VacuumWALFlushes < ringfuls-10 || cold.VacuumWALFlushes > ringfuls+1 {
+		t.Errorf("cold: VACUUM flushed WAL %d times, want about one per ring-ful, %d", cold.VacuumWALFlushes, ringfuls)
+	}
+	if all := cold.WALFlushes; all < 300 || all > 360 {
+		t.Errorf("cold: %d WAL flushes in all, a real server ~329", all)
+	}
+	set := fidelitySetup(16, -1)
+	set.Prewarmed = true
+	cached, err := RunToEnd(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cached.VacuumWALFlushes != 0 || cached.WALFlushes > 6 {
+		t.Errorf("cached: VACUUM flushed %d times, %d in all; want none and at most ~5", cached.VacuumWALFlushes, cached.WALFlushes)
+	}
+}
+
+// TestInvariantsEveryStep checks the pool's and the ring's invariants after every step of
+// small runs: ring length within NBuffers/8, no permanent page written before WAL is flushed
+// past its LSN, no page of the vacuumed table above usage count 1.
+func TestInvariantsEveryStep(t *testing.T) {
+	for _, kb := range []int{-1, 0, 256, 16384} {
+		for _, sync := range []bool{true, false} {
+			set := SetupOf(table.Defaults())
+			set.NBuffers, set.TableBlocks, set.RingKB, set.SyncCommit, set.Clients = 512, 3000, kb, sync, 4
+			r, err := NewRun(set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for steps := 0; !r.Done(); steps++ {
+				if err := r.Sim().Step(1); err != nil {
+					t.Fatal(err)
+				}
+				if err := r.CheckInvariants(); err != nil {
+					t.Fatalf("ring %dkB sync %v, step %d: %v", kb, sync, steps, err)
+				}
+			}
+		}
+	}
+}
+
+// TestSameSeedSameRun: the page's stepping and the headless command's agree, and a run is
+// the same for the same seed.
+func TestSameSeedSameRun(t *testing.T) {
+	set := SetupOf(table.Defaults())
+	set.NBuffers, set.TableBlocks = 2048, 20000
+	a, err := RunToEnd(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := NewRun(set)
+	for !r.Done() {
+		if err := r.Sim().Step(7); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := r.Counters().(*Counters)
+	if *a != *b {
+		t.Errorf("stepped by 7 the counters differ:\n%+v\n%+v", a, b)
+	}
+	if a.Now != a.VacuumSeconds {
+		t.Errorf("the Sim's clock %v is not VACUUM's end %v", a.Now, a.VacuumSeconds)
+	}
+}
+
+// TestRowsRepeatSizes: the command's rows repeat each size as written.
+func TestRowsRepeatSizes(t *testing.T) {
+	v, problems := table.Parse(map[string]string{"ring": "256kB", "shared_buffers": "8MB", "table": "16MB", "clients": "2"})
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	rows, err := experiment{}.Run([]lab.Values{v}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := rows[0].(Row)
+	if row.Ring != "256kB" || row.SharedBuffers != "8MB" || row.Table != "16MB" || row.PagesVacuumed != 2048 {
+		t.Errorf("row %+v", row)
+	}
+}
+
+// TestReproduce runs the reproduction (about two seconds) and requires every target.
+func TestReproduce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the reproduction runs nine VACUUMs of 4–6GB")
+	}
+	var out bytes.Buffer
+	pass, err := experiment{}.Reproduce(&out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pass || strings.Contains(out.String(), "FAIL") {
+		t.Errorf("a target failed:\n%s", out.String())
+	}
+}
