@@ -23,6 +23,7 @@
 // typed counters; `legend()` says what each colour and mark means. The labs:
 // - "free" (Free play): run the free-play workload and print its counters; `bufferscope run` headless.
 // - "drop" (Drop): replay dropping relations' buffers under each drop policy; `bufferscope drop` headless.
+// - "ring" (Ring): VACUUM through its ring beside an OLTP load: the WAL flushes it forces; `bufferscope ring` headless.
 
 export {};
 
@@ -43,7 +44,7 @@ declare global {
 }
 
 /** The labs' names; the first is the one a page opens without lab=. */
-export type LabName = 'free' | 'drop';
+export type LabName = 'free' | 'drop' | 'ring';
 
 /**
  * Free play's parameters as text, keyed as in a URL (its table in sim/labs/free).
@@ -175,8 +176,124 @@ export interface DropCounters {
   thresholdBlocks: number;
 }
 
+/**
+ * Ring's parameters as text, keyed as in a URL (its table in sim/labs/ring).
+ * Numbers are accepted too. A missing key takes its default.
+ */
+export interface RingParams {
+  lab: 'ring';
+  /** The size of the pool. Every ring is capped at an eighth of it. Default "256MB"; size. */
+  shared_buffers?: string;
+  /** The major version whose ring sizes apply: VACUUM's ring is 256kB up to 16 and 2MB (vacuum_buffer_usage_limit's default) from 17. Default "17"; 14 to 19 at the defaults; major version. */
+  version?: string;
+  /** vacuum_buffer_usage_limit: the size of VACUUM's ring, 128kB to 16GB, 0 for no ring, or default for the version's; every ring is capped at NBuffers/8. Before 16 the size cannot be set: other sizes model a patched server. Default "default"; size. */
+  ring?: string;
+  /** The size of the table VACUUM passes over, at most 16GB. Default "4GB"; size. */
+  table?: string;
+  /** Whether the table fits in the kernel's page cache. Default "fits"; one of "fits", "none". */
+  os_cache?: string;
+  /** Share of the table's pages VACUUM changes (prunes dead tuples, freezes) under a WAL record, spread evenly; the others it only reads. Default "100"; 0 to 100 at the defaults; %. */
+  dirty_share?: string;
+  /** How long one WAL write and fdatasync takes on the WAL device, 1µs to 1s; the presets are typical devices (assumed figures: measure yours with pg_test_fsync). Default "2ms"; duration. */
+  flush_latency?: string;
+  /** Whether the foreground's commits wait for their WAL to be flushed. Default "on"; one of "on", "off". */
+  synchronous_commit?: string;
+  /** How often the WAL writer wakes to write and flush WAL, 1ms to 10s. Default "200ms"; duration. */
+  wal_writer_delay?: string;
+  /** The WAL writer flushes at once when this much written WAL is unflushed, 8kB to 1GB; otherwise once wal_writer_delay has passed since its last flush. Default "1MB"; size. */
+  wal_writer_flush_after?: string;
+  /** Foreground backends running OLTP transactions that update rows of a hot table (HOT and non-HOT updates) and commit, while VACUUM runs. Default "16"; 0 to 256 at the defaults; clients. */
+  clients?: string;
+  /** The size of the hot table the clients update, as a share of shared_buffers; it starts in shared buffers as far as it fits. Default "100"; 1 to 400 at the defaults; % of shared_buffers. */
+  hot_set?: string;
+  /** Seeds the clients' random choices: the same seed and settings give the same run, step for step. Default "1". */
+  seed?: string;
+}
+
+/** Ring's counters (stats().counters), from its typed counters struct. */
+export interface RingCounters {
+  /** VACUUM duration (s): Virtual time from VACUUM's start to its last page (so far, while it runs). */
+  vacuumSeconds: number;
+  /** Pages vacuumed (pages): Heap pages VACUUM has read. */
+  pagesVacuumed: number;
+  /** of which pruned or frozen (pages): Pages VACUUM changed under a WAL record. */
+  pagesDirtied: number;
+  /** Ring size (buffers): Buffers in VACUUM's ring: the size asked for, capped at NBuffers/8; 0 for no ring. */
+  ringBuffers: number;
+  /** Ring reuses (buffers): Times VACUUM reused a buffer of its ring for the next page (pg_stat_io reuses, context vacuum). */
+  ringReuses: number;
+  /** Written by VACUUM (pages): Dirty ring buffers VACUUM wrote itself before reusing them (pg_stat_io writes, context vacuum). */
+  vacuumWrites: number;
+  /** VACUUM's own WAL flushes: WAL flushes VACUUM had to make itself: the ring came round to a page whose WAL nobody had flushed yet. */
+  vacuumWalFlushes: number;
+  /** WAL writer flushes: Flushes the WAL writer made on its rounds. */
+  walwriterFlushes: number;
+  /** Commit flushes: Flushes committing clients made (synchronous_commit on); commits that joined a flush already queued are not counted again. */
+  commitFlushes: number;
+  /** Client victim flushes: Flushes clients made before writing a dirty victim. */
+  clientFlushes: number;
+  /** Foreground hit ratio: Share of the clients' page accesses found in shared buffers. */
+  foregroundHitRatio: number;
+  /** Foreground accesses */
+  foregroundAccesses: number;
+  /** Foreground TPS (tx/s): The clients' committed transactions per second of virtual time. */
+  foregroundTps: number;
+  /** Transactions */
+  transactions: number;
+  /** VACUUM's page: The next page VACUUM reads. */
+  vacuumBlock: number;
+  /** Table pages */
+  tablePages: number;
+  /** Ring slot: The ring slot VACUUM used last. */
+  ringCurrent: number;
+  /** Done */
+  done: boolean;
+  /** Hit ratio: Share of ReadBuffer calls that found the page in shared buffers. */
+  hitRatio: number;
+  /** Hits (pages): ReadBuffer found the page in shared buffers. */
+  hits: number;
+  /** Misses (pages): ReadBuffer had to read the page, from the OS cache or storage. */
+  misses: number;
+  /** Evictions (pages): Valid pages the clock sweep evicted to make room. */
+  evictions: number;
+  /** Dirty victims written (pages): Dirty victims a backend had to write before reusing the buffer. */
+  dirtyWrites: number;
+  /** Written by the bgwriter (pages): Pages the background writer cleaned ahead of the clock hand. */
+  bgwriterWrites: number;
+  /** WAL flushes: XLogFlush calls that wrote and synced WAL. */
+  walFlushes: number;
+  /** forced by a dirty victim: WAL flushes a backend had to make before writing a dirty victim (FlushBuffer). */
+  walFlushesBackend: number;
+  /** by the WAL writer: WAL flushes the WAL writer made on its rounds. */
+  walFlushesWriter: number;
+  /** Modelled time (s): The simulation's virtual clock. */
+  now: number;
+  /** Steps: Simulation steps taken. */
+  step: number;
+  /** Accesses: ReadBuffer calls. */
+  accesses: number;
+  /** Read from the OS cache (pages) */
+  readsOSCache: number;
+  /** Read from storage (pages) */
+  readsDisk: number;
+  /** Written by checkpoints (pages) */
+  checkpointWrites: number;
+  /** Page changes (pages): Pages changed under a WAL record. */
+  updates: number;
+  /** WAL inserted to */
+  walInsert: string;
+  /** WAL flushed to */
+  walFlushed: string;
+  /** Clock hand */
+  clockHand: number;
+  /** Sweep passes */
+  sweepPasses: number;
+  /** Descriptors checked */
+  descriptorsChecked: number;
+}
+
 /** The parameters of any lab. */
-export type Params = FreeParams | DropParams;
+export type Params = FreeParams | DropParams | RingParams;
 
 export interface ParamProblem {
   key: string; // the parameter, or "lab" for an unknown lab
@@ -225,7 +342,8 @@ export interface StatsBase {
 
 export type Stats = 
   | StatsBase & { lab: 'free'; counters: FreeCounters }
-  | StatsBase & { lab: 'drop'; counters: DropCounters };
+  | StatsBase & { lab: 'drop'; counters: DropCounters }
+  | StatsBase & { lab: 'ring'; counters: RingCounters };
 
 /** A parameter as the page builds its control from it (sim/param.Field). */
 export interface Field {
