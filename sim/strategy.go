@@ -282,3 +282,13 @@ func (p *Pool) InsertWAL(n int) LSN {
 	p.charge(p.Cost.WALInsert)
 	return p.WAL.xlogInsert(n)
 }
+
+// SeqScanStrategy mirrors initscan in heapam.c: a sequential scan of a relation of nblocks
+// pages uses the BAS_BULKREAD ring when the relation is larger than NBuffers/4, and no ring
+// otherwise (nil).
+func (p *Pool) SeqScanStrategy(nblocks BlockNumber) *BufferAccessStrategy {
+	if int64(nblocks) > int64(p.NBuffers/4) {
+		return p.GetAccessStrategy(BAS_BULKREAD)
+	}
+	return nil
+}

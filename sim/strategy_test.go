@@ -177,3 +177,40 @@ func TestBulkreadRejects(t *testing.T) {
 		t.Errorf("WAL flushed: rejects %d, writes %d; want 0 and 1", s2.Rejects, s2.Written)
 	}
 }
+
+// TestSeqScanLeavesRing: a sequential scan of a table over NBuffers/4 reads through the
+// bulk-read ring and leaves a ring-ful of its pages in shared buffers (32 up to PostgreSQL 17,
+// 94 in 18 at 128MB); a smaller table is read without a ring. A real server leaves 32 pages
+// of the fidelity harness's 10,345-page table on 13–17 (docs/fidelity.md experiment 2).
+// Reference: src/backend/access/heap/heapam.c, initscan; src/backend/storage/buffer/freelist.c, GetAccessStrategy
+func TestSeqScanLeavesRing(t *testing.T) {
+	for _, tt := range []struct {
+		v      Version
+		blocks BlockNumber
+		want   int
+	}{{16, 10345, 32}, {17, 10345, 32}, {18, 10345, 94}, {17, 4096, 4096}} {
+		p, err := NewPool(16384, tt.v, CostModel{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &Relation{Name: "t", Permanent: true, Locator: RelFileLocator{DefaultTablespaceOid, DefaultDatabaseOid, FirstRelNumber}}
+		r.NBlocks[MainForkNum] = tt.blocks
+		if _, err := p.AddRelation(r); err != nil {
+			t.Fatal(err)
+		}
+		s := p.SeqScanStrategy(tt.blocks)
+		b := &Backend{}
+		for blk := range tt.blocks {
+			read(t, p, b, r, blk, s, false)
+		}
+		left := 0
+		for id := range p.NBuffers {
+			if p.Desc(id).State.Has(BM_VALID) {
+				left++
+			}
+		}
+		if left != tt.want {
+			t.Errorf("PG%d, scan of %d blocks: %d pages left, want %d", tt.v, tt.blocks, left, tt.want)
+		}
+	}
+}
