@@ -145,6 +145,16 @@ func (r *Run) Legend() lab.Legend {
 			{Key: "hot_pkey", Label: "its index", Doc: "The hot table's index, which non-HOT updates change too.", Light: "#0072b2", Dark: "#2a6fc9"},
 		},
 		Role:  func(rel int) int { return min(rel, 2) },
-		Marks: lab.PoolMarks,
+		Marks: append(append([]lab.Swatch(nil), lab.PoolMarks...), RingMarks...),
 	}
+}
+
+// RingMarks are the marks the ring lab's view draws over the grid and in the lane under it.
+var RingMarks = []lab.Swatch{
+	{Key: "ring", Label: "Ring member (outline)", Shape: "hollow", Light: "#7a3e9d", Dark: "#c38ee0",
+		Doc: "A buffer in VACUUM's ring. VACUUM reuses it for a later page when nobody pins it and its usage count is at most 1; otherwise a buffer from the clock sweep takes its slot."},
+	{Key: "vacuum", Label: "VACUUM's slot (thick ring)", Shape: "cursor",
+		Doc: "The ring buffer VACUUM used last; markers in the rulers point at it."},
+	{Key: "wal", Label: "The WAL bar under the grid", Shape: "bar", Wide: true, Light: "#7a3e9d", Dark: "#c38ee0",
+		Doc: "The last 1MB of WAL inserted, newest at the right: filled up to the flushed position, hollow beyond it. Each flush leaves a tick at the position it flushed to: a full-height tick when VACUUM was forced to flush, a tick on the top half for a commit, on the bottom half for the WAL writer."},
 }
