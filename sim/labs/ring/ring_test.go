@@ -165,3 +165,23 @@ func TestReproduce(t *testing.T) {
 		t.Errorf("a target failed:\n%s", out.String())
 	}
 }
+
+// TestSweepJob: the page's chart job runs one VACUUM per ring and agrees with the command.
+func TestSweepJob(t *testing.T) {
+	args := lab.Args{"shared_buffers": "8MB", "table": "16MB", "clients": "2", "rings": []float64{256, 2048}}
+	out, err := Lab{}.Jobs()["sweep"](args, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := table.Parse(map[string]string{"shared_buffers": "8MB", "table": "16MB", "clients": "2", "ring": "2MB"})
+	c, err := RunToEnd(SetupOf(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out["vacuumSeconds"].([]any); len(got) != 2 || got[1] != c.VacuumSeconds {
+		t.Errorf("sweep %v, the command's 2MB row %v", got, c.VacuumSeconds)
+	}
+	if _, err := (Lab{}).Jobs()["sweep"](lab.Args{"rings": []float64{1}}, nil, nil); err == nil {
+		t.Error("a ring of 1kB was accepted")
+	}
+}
