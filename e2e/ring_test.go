@@ -65,4 +65,11 @@ func TestRingMatchesCommand(t *testing.T) {
 	}
 	sel := "#c-pagesVacuumed"
 	waitJS[bool](p, waitTimeout, sel+" to show the pages", fmt.Sprintf(`document.querySelector(%q).dataset.value === %q`, sel, fmt.Sprint(want.PagesVacuumed)))
+
+	// The chart sweeps the ring size in the worker with the page's settings.
+	eval[any](p, `document.querySelector("#ring-run").click()`)
+	summary := waitJS[string](p, 60*time.Second, "the ring chart", `(t => t.includes("256kB") && t)(document.querySelector("#ring-summary").textContent)`)
+	if !eval[bool](p, `Boolean(document.querySelector("#ring-chart canvas"))`) {
+		t.Errorf("no chart drawn; the summary says %q", summary)
+	}
 }

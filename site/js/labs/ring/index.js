@@ -1,0 +1,203 @@
+// The ring lab's page: its introduction, the notes under its controls, and a chart of
+// VACUUM's duration and the foreground's misses against ring size, computed in the
+// experiment worker (the lab's sweep job). Everything else (form, counters, legend,
+// playback) is the page's own, built from the lab's tables.
+
+import { LogChart } from '../../chart.js';
+import * as experiments from '../../experiments.js';
+import { save, saveCSV } from '../../download.js';
+import { count, seconds } from '../../format.js';
+
+const $ = (id) => document.getElementById(id);
+
+// The static HTML of the lab's cards: no data is ever interpolated into it.
+const INTRO = `    <p>VACUUM reads a table through a small <em>ring</em> of shared buffers, so that it does not push everybody else's pages out. When the ring comes round to a page VACUUM dirtied moments ago, the page can only be written once the WAL is flushed up to its LSN. With a small ring nobody has flushed yet, so VACUUM waits for a WAL flush of its own again and again; with a larger one, committing clients and the WAL writer flush first, but VACUUM takes more buffers from the foreground.</p>
+    <p>Play the run and watch the outlined ring and the WAL bar under the grid; the chart below sweeps the ring size.</p>
+`;
+const WIDE = `    <section class="card chart-card" id="ring-card" aria-labelledby="ring-heading">
+      <div class="card-head">
+        <h2 id="ring-heading">VACUUM's duration and the foreground's misses against ring size</h2>
+        <div class="actions" role="group" aria-label="Export the chart">
+          <button type="button" id="ring-png" class="small-button" disabled>PNG</button>
+          <button type="button" id="ring-csv" class="small-button" disabled>CSV</button>
+        </div>
+      </div>
+      <p id="ring-desc" class="muted small"></p>
+      <div class="chart" id="ring-chart" role="img" aria-labelledby="ring-heading" aria-describedby="ring-summary">
+        <p class="chart-empty">The chart appears here.</p>
+      </div>
+      <div class="job" id="ring-job" hidden>
+        <progress id="ring-progress" max="1"></progress>
+        <span id="ring-progress-text" class="small muted" role="status"></span>
+        <button type="button" id="ring-cancel" class="small-button">Cancel</button>
+      </div>
+      <div class="job-start" id="ring-start">
+        <button type="button" id="ring-run" class="small-button">Compute the chart</button>
+      </div>
+      <p id="ring-summary" class="summary" aria-live="polite"></p>
+    </section>
+`;
+
+// The ring sizes of the chart, in kB (sim/labs/ring DefaultSweepKB).
+const RINGS = [128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
+
+function size(kb) {
+  return kb >= 1024 ? `${kb / 1024}MB` : `${kb}kB`;
+}
+
+// ringKB reads the ring parameter: null for default or 0.
+function ringKB(text) {
+  const m = /^(\d+)\s*(kB|MB|GB)$/i.exec(String(text || '').trim());
+  if (!m) return null;
+  return Number(m[1]) * { kb: 1, mb: 1024, gb: 1024 * 1024 }[m[2].toLowerCase()];
+}
+
+class RingCard {
+  constructor() {
+    this.params = {};
+    this.result = null;
+    this.key = '';
+    this.job = null;
+    this.chart = new LogChart($('ring-chart'), {
+      xLabel: 'ring size',
+      yLabel: 'VACUUM seconds · foreground miss ratio',
+      xName: 'ring',
+      series: [
+        { label: 'VACUUM duration (s)', colour: '--chart-scan' },
+        { label: 'foreground miss ratio (1 − hit ratio)', colour: '--chart-lookup', dash: [4, 4] },
+      ],
+      xValue: (x) => size(x),
+      yValue: (y) => (y >= 1 ? seconds(y) : y.toPrecision(2)),
+      markers: () => this.markers(),
+    });
+    $('ring-cancel').addEventListener('click', () => this.job && this.job.cancel());
+    $('ring-run').addEventListener('click', () => this.compute());
+    $('ring-png').addEventListener('click', async () => save(await this.chart.png('VACUUM and the foreground against ring size'), 'ring.png'));
+    $('ring-csv').addEventListener('click', () => saveCSV(this.rows(), 'ring.csv'));
+  }
+
+  // settings are what the chart depends on: every parameter but the ring itself.
+  settings() {
+    const s = { ...this.params };
+    delete s.ring;
+    return s;
+  }
+
+  loaded(params) {
+    this.params = params;
+    const key = JSON.stringify(this.settings());
+    $('ring-desc').textContent = `One VACUUM of a ${params.table} table per ring size from 128kB to 64MB, with shared_buffers ${params.shared_buffers}, ${params.clients} clients and the other settings as above. Every ring is capped at NBuffers/8.`;
+    if (key === this.key) {
+      this.show();
+      return;
+    }
+    this.key = key;
+    if (this.job) this.job.cancel();
+    this.result = null;
+    this.show();
+  }
+
+  markers() {
+    const kb = ringKB(this.params.ring);
+    return kb ? [{ x: kb, label: `this run: ${size(kb)}`, colour: '--chart-threshold' }] : [];
+  }
+
+  compute() {
+    const key = this.key;
+    if (this.job) this.job.cancel();
+    $('ring-start').hidden = true;
+    $('ring-job').hidden = false;
+    const bar = $('ring-progress');
+    bar.removeAttribute('value');
+    $('ring-progress-text').textContent = 'Starting…';
+    const job = experiments.run('sweep', { lab: 'ring', ...this.settings(), rings: RINGS }, (done, total, label) => {
+      bar.max = total;
+      bar.value = done;
+      $('ring-progress-text').textContent = `VACUUM ${done} of ${total} done (${label})`;
+    });
+    this.job = job;
+    job.promise.then((res) => {
+      if (this.key === key) this.result = res;
+    }, (err) => {
+      if (this.job === job) $('ring-summary').textContent = `The chart could not be computed: ${err.message}`;
+    }).finally(() => {
+      if (this.job !== job) return;
+      this.job = null;
+      $('ring-job').hidden = true;
+      $('ring-start').hidden = Boolean(this.result);
+      this.show();
+    });
+  }
+
+  show() {
+    const r = this.result;
+    $('ring-png').disabled = $('ring-csv').disabled = !r;
+    if (!r) {
+      this.chart.setData(null);
+      $('ring-start').hidden = Boolean(this.job);
+      if (!this.job) $('ring-summary').textContent = '';
+      return;
+    }
+    const miss = r.foregroundHitRatio.map((h) => Math.max(1 - h, 1e-6));
+    this.chart.setData(r.rings, [r.vacuumSeconds, miss]);
+    const i256 = r.rings.indexOf(256);
+    const i16 = r.rings.indexOf(16384);
+    if (i256 >= 0 && i16 >= 0) {
+      $('ring-summary').textContent = `VACUUM takes ${seconds(r.vacuumSeconds[i256])} with a 256kB ring (${count(r.vacuumWalFlushes[i256])} WAL flushes of its own) and ${seconds(r.vacuumSeconds[i16])} with 16MB (${count(r.vacuumWalFlushes[i16])}); the foreground's hit ratio goes from ${(100 * r.foregroundHitRatio[i256]).toFixed(2)}% to ${(100 * r.foregroundHitRatio[i16]).toFixed(2)}%.`;
+    }
+  }
+
+  rows() {
+    const r = this.result;
+    if (!r) return [];
+    return [['ring_kb', 'ring_buffers', 'vacuum_seconds', 'vacuum_wal_flushes', 'foreground_hit_ratio', 'foreground_tps'],
+      ...r.rings.map((kb, i) => [kb, r.ringBuffers[i], r.vacuumSeconds[i], r.vacuumWalFlushes[i], r.foregroundHitRatio[i], r.foregroundTps[i]])];
+  }
+
+  redraw() {
+    this.chart.render();
+  }
+
+  cancel() {
+    if (this.job) this.job.cancel();
+  }
+}
+
+let card = null;
+
+export default {
+  intro: INTRO,
+  settingsTitle: 'VACUUM, its ring and the load beside it',
+  settingsNote: 'Every change starts VACUUM again. The same settings and seed give the same run.',
+
+  // speed: a step is one page vacuumed, one transaction or one round of the WAL writer.
+  speed: (stats, reduced) => (reduced ? 1000 : 20000),
+
+  mount({ wide }) {
+    wide.innerHTML = WIDE;
+    card = new RingCard();
+  },
+
+  loaded(params) {
+    card.loaded(params);
+  },
+
+  notes(params, stats) {
+    const kb = ringKB(params.ring);
+    const cap = Math.floor(stats.nbuffers / 8);
+    if (kb && kb / 8 > cap) {
+      return { ring: `Capped at NBuffers/8: ${count(cap)} buffers (${size(cap * 8)}) at shared_buffers ${params.shared_buffers}.` };
+    }
+    if (params.ring === '0') return { ring: 'No ring: VACUUM reads through the whole pool, as the wraparound failsafe does.' };
+    return {};
+  },
+
+  theme() {
+    if (card) card.redraw();
+  },
+
+  unmount() {
+    if (card) card.cancel();
+    card = null;
+  },
+};
