@@ -8,6 +8,21 @@
 // OLTP clients that commit, and the WAL writer, sharing one WAL device whose flushes are
 // serial. Its parameters (params.go), counters, legend and headless experiment (this file,
 // experiment.go) follow the lab shape of package lab.
+//
+// Where the model departs from PostgreSQL, knowingly:
+//   - VACUUM's heap pass only: no visibility-map skipping, no index or second heap pass, no
+//     FSM or VM pages, no full-page images, no checkpoints, no cost-based delay, no read
+//     stream (PG17+/18 pin limits) — every page is read, one by one, through the ring.
+//   - A unit of work is atomic at its start time: a flush moves the flushed LSN at once, so
+//     another process finds WAL flushed that is still being synced, and a commit that joins a
+//     queued flush marks WAL flushed before that flush has begun. The flushing process itself
+//     pays the queue and the latency.
+//   - Storage reads (os_cache none) cost a random read each, with no readahead, and never
+//     contend with the WAL device; page writes to the kernel never block.
+//   - Clients never contend for CPU: any number run in parallel, each transaction costing
+//     txnOverhead plus its pages.
+//   - The WAL writer never hibernates; an asynchronous commit wakes it only when it would
+//     flush (wal_writer_flush_after reached, or wal_writer_delay since its last flush).
 package ring
 
 import (
