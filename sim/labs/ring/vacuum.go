@@ -83,6 +83,8 @@ type vacuumRun struct {
 	clock  sim.Duration // the virtual time of the unit under way
 	charge sim.Duration // virtual time already handed to the Sim's clock
 
+	loaded int // pages prewarm read into empty buffers (PostgreSQL 19)
+
 	blk  int          // the next page VACUUM reads
 	done bool         // VACUUM has passed the last page
 	end  sim.Duration // when VACUUM finished
@@ -131,11 +133,17 @@ func newVacuumRun(set Setup) (*vacuumRun, error) {
 		return nil, err
 	}
 	if set.Prewarmed {
-		p.Prewarm(r.table, sim.MainForkNum)
+		if err := r.prewarm(r.table); err != nil {
+			return nil, err
+		}
 	}
 	if set.Clients > 0 {
-		p.Prewarm(r.index, sim.MainForkNum)
-		p.Prewarm(r.hot, sim.MainForkNum)
+		if err := r.prewarm(r.index); err != nil {
+			return nil, err
+		}
+		if err := r.prewarm(r.hot); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case set.RingKB < 0:
@@ -152,6 +160,33 @@ func newVacuumRun(set Setup) (*vacuumRun, error) {
 	}
 	p.TakeElapsed()
 	return r, nil
+}
+
+// prewarm loads rel's pages into shared buffers as far as they fit, as pg_prewarm does
+// before the run: from the freelist (sim.Pool.Prewarm) up to PostgreSQL 18; in 19, which has
+// no freelist, by reading each page into an empty buffer while empty ones remain.
+func (r *vacuumRun) prewarm(rel *sim.Relation) error {
+	p := r.p
+	if p.Version.HasFreelist() {
+		p.Prewarm(rel, sim.MainForkNum)
+		return nil
+	}
+	b := &sim.Backend{}
+	for blk := range rel.NBlocks[sim.MainForkNum] {
+		if r.loaded >= p.NBuffers {
+			break
+		}
+		id, err := p.ReadBuffer(b, sim.BufferTag{Locator: rel.Locator, Block: blk})
+		if err != nil {
+			return err
+		}
+		if err := p.ReleaseBuffer(b, id); err != nil {
+			return err
+		}
+		r.loaded++
+	}
+	p.TakeElapsed()
+	return nil
 }
 
 // Done reports whether VACUUM has passed the table's last page.
