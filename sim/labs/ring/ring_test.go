@@ -91,10 +91,11 @@ func TestVacuumWALFlushesPerRingful(t *testing.T) {
 // small runs: ring length within NBuffers/8, no permanent page written before WAL is flushed
 // past its LSN, no page of the vacuumed table above usage count 1.
 func TestInvariantsEveryStep(t *testing.T) {
-	for _, kb := range []int{-1, 0, 256, 16384} {
+	for i, kb := range []int{-1, 0, 256, 16384} {
 		for _, sync := range []bool{true, false} {
 			set := SetupOf(table.Defaults())
 			set.NBuffers, set.TableBlocks, set.RingKB, set.SyncCommit, set.Clients = 512, 3000, kb, sync, 4
+			set.Version = []sim.Version{14, 17, 18, 19}[i]
 			r, err := NewRun(set)
 			if err != nil {
 				t.Fatal(err)
