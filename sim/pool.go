@@ -63,6 +63,8 @@ type Pool struct {
 	// strategy is the ring of the ReadBufferExtended under way, nil otherwise: the ring
 	// StrategyGetBuffer and GetVictimBuffer are called with.
 	strategy *BufferAccessStrategy
+	// walWait, when set, is asked by XLogFlush before it flushes (SetWALWait).
+	walWait func(lsn LSN) bool
 }
 
 // NewPool returns a pool of nbuffers empty buffers, all on the freelist in buffer order, as
@@ -392,6 +394,9 @@ func (p *Pool) flushBuffer(id int, cause Cause) bool {
 
 // xlogFlush runs XLogFlush(lsn) and charges and counts it when it had to flush.
 func (p *Pool) xlogFlush(lsn LSN, cause Cause) {
+	if p.walWait != nil && p.WAL.XLogNeedsFlush(lsn) && p.walWait(lsn) {
+		return
+	}
 	if !p.WAL.xlogFlush(lsn) {
 		return
 	}

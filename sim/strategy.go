@@ -276,6 +276,13 @@ func (p *Pool) XLogWrite(upto LSN, cause Cause) bool {
 	return true
 }
 
+// SetWALWait lets a scenario whose WAL flushes take time say that a flush already under way
+// covers lsn: XLogFlush then asks fn before flushing, and when fn returns true it does not
+// flush, fn having charged the caller's wait for that flush and moved WAL.Flushed past lsn
+// (the caller's XLogFlush returns once the flush it waited for is done, as one that waited
+// for WALWriteLock finds the WAL flushed). Nil, the default, flushes at once.
+func (p *Pool) SetWALWait(fn func(lsn LSN) bool) { p.walWait = fn }
+
 // InsertWAL inserts a WAL record of n payload bytes that changes no buffer (a commit
 // record) and returns its end, charging one WAL insertion.
 func (p *Pool) InsertWAL(n int) LSN {

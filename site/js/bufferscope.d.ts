@@ -224,8 +224,10 @@ export interface RingCounters {
   ringReuses: number;
   /** Written by VACUUM (pages): Dirty ring buffers VACUUM wrote itself before reusing them (pg_stat_io writes, context vacuum). */
   vacuumWrites: number;
-  /** VACUUM's own WAL flushes: WAL flushes VACUUM had to make itself: the ring came round to a page whose WAL nobody had flushed yet. */
+  /** VACUUM's forced WAL flushes: Times VACUUM's ring came round to a page whose WAL was not yet flushed, so VACUUM had to wait in XLogFlush before writing it: flushing WAL itself, or waiting for a flush already under way. */
   vacuumWalFlushes: number;
+  /** of which waited for another's flush: Forced flushes where a flush under way (a commit's, the WAL writer's) already covered the page, so VACUUM waited for it instead of flushing again. */
+  vacuumWalWaits: number;
   /** WAL writer flushes: Flushes the WAL writer made on its rounds. */
   walwriterFlushes: number;
   /** Commit flushes: Flushes committing clients made (synchronous_commit on); commits that joined a flush already queued are not counted again. */

@@ -66,7 +66,8 @@ type Counters struct {
 	RingBuffers        int     `counter:"ringBuffers" label:"Ring size" unit:"buffers" format:"count" doc:"Buffers in VACUUM's ring: the size asked for, capped at NBuffers/8; 0 for no ring."`
 	RingReuses         uint64  `counter:"ringReuses" label:"Ring reuses" unit:"buffers" format:"count" doc:"Times VACUUM reused a buffer of its ring for the next page (pg_stat_io reuses, context vacuum)."`
 	VacuumWrites       uint64  `counter:"vacuumWrites" label:"Written by VACUUM" unit:"pages" format:"count" doc:"Dirty ring buffers VACUUM wrote itself before reusing them (pg_stat_io writes, context vacuum)."`
-	VacuumWALFlushes   uint64  `counter:"vacuumWalFlushes" label:"VACUUM's own WAL flushes" format:"count" doc:"WAL flushes VACUUM had to make itself: the ring came round to a page whose WAL nobody had flushed yet."`
+	VacuumWALFlushes   uint64  `counter:"vacuumWalFlushes" label:"VACUUM's forced WAL flushes" format:"count" doc:"Times VACUUM's ring came round to a page whose WAL was not yet flushed, so VACUUM had to wait in XLogFlush before writing it: flushing WAL itself, or waiting for a flush already under way."`
+	VacuumWALWaits     uint64  `counter:"vacuumWalWaits" sub:"true" label:"of which waited for another's flush" format:"count" doc:"Forced flushes where a flush under way (a commit's, the WAL writer's) already covered the page, so VACUUM waited for it instead of flushing again."`
 	WALWriterFlushes   uint64  `counter:"walwriterFlushes" label:"WAL writer flushes" format:"count" doc:"Flushes the WAL writer made on its rounds."`
 	CommitFlushes      uint64  `counter:"commitFlushes" label:"Commit flushes" format:"count" doc:"Flushes committing clients made (synchronous_commit on); commits that joined a flush already queued are not counted again."`
 	ClientFlushes      uint64  `counter:"clientFlushes" label:"Client victim flushes" format:"count" hidden:"true" doc:"Flushes clients made before writing a dirty victim."`
@@ -127,7 +128,7 @@ func (r *Run) Counters() any {
 	vr := r.vr
 	c := &Counters{
 		PagesVacuumed: uint64(vr.blk), PagesDirtied: vr.c.pagesDirtied, RingBuffers: vr.ring.RingSize(),
-		VacuumWALFlushes: vr.c.vacuumFlushes, WALWriterFlushes: vr.c.walwriterFlushes,
+		VacuumWALFlushes: vr.c.vacuumFlushes + vr.c.vacuumWaits, VacuumWALWaits: vr.c.vacuumWaits, WALWriterFlushes: vr.c.walwriterFlushes,
 		CommitFlushes: vr.c.commitFlushes, ClientFlushes: vr.c.clientFlushes,
 		ForegroundAccesses: vr.c.fgAccesses, Transactions: vr.c.txns,
 		VacuumBlock: vr.blk, TablePages: vr.set.TableBlocks, Done: vr.done,

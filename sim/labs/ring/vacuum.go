@@ -92,15 +92,29 @@ type vacuumRun struct {
 	// The WAL device: flushes are serial. busy is when the latest flush ends, queued when
 	// it starts; a commit arriving before a queued flush starts joins it (group commit).
 	busy, queued sim.Duration
-	lastFlush    sim.Duration // the WAL writer's last flush
-	asyncLSN     sim.LSN      // XLogCtl->asyncXactLSN: the latest asynchronous commit
+	// flights are the flushes booked and not yet done, by end; durable is how far WAL is
+	// synced by the unit under way (LogwrtResult.Flush). A unit starts with WAL.Flushed at
+	// durable; a process that waits for a flight sees its target flushed.
+	flights []flight
+	durable sim.LSN
+	// inVacuum is set while VACUUM's unit runs.
+	inVacuum  bool
+	lastFlush sim.Duration // the WAL writer's last flush
+	asyncLSN  sim.LSN      // XLogCtl->asyncXactLSN: the latest asynchronous commit
 
 	c counts
+}
+
+// flight is one WAL flush under way or queued: when it ends and how far it syncs.
+type flight struct {
+	start, end sim.Duration
+	target     sim.LSN
 }
 
 // counts are the scenario's own counters.
 type counts struct {
 	vacuumFlushes, walwriterFlushes, commitFlushes, clientFlushes uint64
+	vacuumWaits                                                   uint64 // VACUUM's XLogFlush waited for a flush under way
 	commitsJoined                                                 uint64
 	txns, fgAccesses, fgHits                                      uint64
 	pagesDirtied                                                  uint64
@@ -151,6 +165,8 @@ func newVacuumRun(set Setup) (*vacuumRun, error) {
 	default:
 		r.ring = p.GetAccessStrategyWithSize(sim.BAS_VACUUM, set.RingKB)
 	}
+	r.durable = p.WAL.Flushed
+	p.SetWALWait(r.walWait)
 	r.vacB = sim.Backend{ID: 0}
 	r.cliB = make([]sim.Backend, set.Clients)
 	r.next = make([]sim.Duration, procClients+set.Clients)
@@ -204,6 +220,7 @@ func (r *vacuumRun) Step(s *sim.Sim, n int) (int, error) {
 			}
 		}
 		r.clock = r.next[who]
+		r.settle()
 		var cost sim.Duration
 		var err error
 		switch who {
@@ -245,17 +262,59 @@ func (r *vacuumRun) work(fn func() error) (sim.Duration, uint64, error) {
 	cost := r.p.TakeElapsed()
 	flushes := r.p.Stats.WALFlushes - before
 	for range flushes {
-		cost += r.device(r.clock)
+		cost += r.device(r.clock, r.p.WAL.Flushed)
 	}
 	return cost, flushes, err
 }
 
-// device books one flush requested at t on the WAL device and returns how long the request
-// waits for the flush before it to finish.
-func (r *vacuumRun) device(t sim.Duration) sim.Duration {
+// device books one flush to target requested at t on the WAL device and returns how long
+// the request waits for the flush before it to finish.
+func (r *vacuumRun) device(t sim.Duration, target sim.LSN) sim.Duration {
 	start := max(t, r.busy)
 	r.queued, r.busy = start, start+r.set.FlushLatency
+	r.flights = append(r.flights, flight{start: start, end: r.busy, target: target})
 	return start - t
+}
+
+// settle retires the flights done by the unit's start and sets WAL.Flushed to what is durable.
+func (r *vacuumRun) settle() {
+	keep := r.flights[:0]
+	for _, f := range r.flights {
+		if f.end <= r.clock {
+			r.durable = max(r.durable, f.target)
+		} else {
+			keep = append(keep, f)
+		}
+	}
+	r.flights = keep
+	r.p.WAL.Flushed = r.durable
+}
+
+// covering returns the first flight whose target reaches lsn.
+func (r *vacuumRun) covering(lsn sim.LSN) (flight, bool) {
+	for _, f := range r.flights {
+		if f.target >= lsn {
+			return f, true
+		}
+	}
+	return flight{}, false
+}
+
+// walWait is XLogFlush's question (sim.Pool.SetWALWait): when a flight under way or queued
+// covers lsn, the caller waits for it to end instead of flushing again.
+func (r *vacuumRun) walWait(lsn sim.LSN) bool {
+	f, ok := r.covering(lsn)
+	if !ok {
+		return false
+	}
+	if now := r.clock + r.p.Elapsed(); f.end > now {
+		r.p.Charge(f.end - now)
+	}
+	r.p.WAL.Flushed = max(r.p.WAL.Flushed, f.target)
+	if r.inVacuum {
+		r.c.vacuumWaits++
+	}
+	return true
 }
 
 // vacuumPage is one page of lazy VACUUM's heap pass (lazy_scan_heap): read it through the
@@ -266,6 +325,8 @@ func (r *vacuumRun) device(t sim.Duration) sim.Duration {
 func (r *vacuumRun) vacuumPage() (sim.Duration, error) {
 	p := r.p
 	blk := r.blk
+	r.inVacuum = true
+	defer func() { r.inVacuum = false }()
 	cost, flushes, err := r.work(func() error {
 		if r.set.OSCacheFits {
 			p.SetOSCache(100)
@@ -339,15 +400,19 @@ func (r *vacuumRun) transaction(i int) (sim.Duration, error) {
 	if !p.WAL.XLogNeedsFlush(lsn) {
 		return cost, nil
 	}
-	if r.queued > t {
+	if f, ok := r.covering(lsn); ok {
+		// A flush under way or queued already takes this record.
+		return max(cost, f.end-r.clock), nil
+	}
+	if n := len(r.flights); n > 0 && r.flights[n-1].start > t {
 		// A flush is queued behind the one in progress and has not started: it takes this
 		// commit's record too (whoever gets WALWriteLock flushes all that is inserted).
-		p.WAL.Flushed = p.WAL.Insert
+		r.flights[n-1].target = p.WAL.Insert
 		r.c.commitsJoined++
-		return r.busy - r.clock, nil
+		return r.flights[n-1].end - r.clock, nil
 	}
-	wait := r.device(t)
 	p.XLogFlush(lsn, sim.ByCommit)
+	wait := r.device(t, p.WAL.Flushed)
 	r.c.commitFlushes++
 	return cost + wait + p.TakeElapsed(), nil
 }
@@ -384,6 +449,9 @@ func (r *vacuumRun) writerHasWork(t sim.Duration) bool {
 	if target <= r.p.WAL.Flushed {
 		return false
 	}
+	if _, ok := r.covering(target); ok {
+		return false
+	}
 	return int(target-r.p.WAL.Flushed) >= r.set.WALWriterFlushAfter || t-r.lastFlush >= r.set.WALWriterDelay
 }
 
@@ -393,8 +461,8 @@ func (r *vacuumRun) walWriter() sim.Duration {
 	if !r.writerHasWork(r.clock) {
 		return 0
 	}
-	wait := r.device(r.clock)
 	r.p.XLogWrite(r.writerTarget(), sim.ByWALWriter)
+	wait := r.device(r.clock, r.p.WAL.Flushed)
 	r.c.walwriterFlushes++
 	r.lastFlush = r.clock
 	return wait + r.p.TakeElapsed()
