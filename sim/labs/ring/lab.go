@@ -13,10 +13,11 @@
 //   - VACUUM's heap pass only: no visibility-map skipping, no index or second heap pass, no
 //     FSM or VM pages, no full-page images, no checkpoints, no cost-based delay, no read
 //     stream (PG17+/18 pin limits) — every page is read, one by one, through the ring.
-//   - A unit of work is atomic at its start time: a flush moves the flushed LSN at once, so
-//     another process finds WAL flushed that is still being synced, and a commit that joins a
-//     queued flush marks WAL flushed before that flush has begun. The flushing process itself
-//     pays the queue and the latency.
+//   - A unit of work (a page, a transaction, a WAL writer round) runs whole at its start
+//     time: other processes see WAL synced only once a flush has ended, but the unit's own
+//     page writes are placed at its start, after the waits it is charged for. A process
+//     that needs a flush already under way waits for it and is not counted as flushing;
+//     one that needs more queues behind it and flushes everything inserted.
 //   - Storage reads (os_cache none) cost a random read each, with no readahead, and never
 //     contend with the WAL device; page writes to the kernel never block.
 //   - Clients never contend for CPU: any number run in parallel, each transaction costing
