@@ -22,10 +22,11 @@ Ring runs one lazy VACUUM pass over a table of --table through a ring of --ring
 --clients clients run OLTP transactions on a hot table and commit, and prints
 one row per combination of the lists given to --ring, --shared-buffers, --table
 and --os-cache. The ring is capped at NBuffers/8. When VACUUM's ring comes
-round to a page it dirtied whose WAL nobody has flushed yet, VACUUM flushes WAL
-itself (vacuum_wal_flushes) before writing the page; committing clients
-(synchronous_commit on) and the WAL writer flush too, on one WAL device whose
-flushes take --flush-latency each and run one at a time.
+round to a page it dirtied whose WAL is not yet synced, VACUUM flushes WAL
+itself or waits for a flush under way (vacuum_wal_flushes counts both) before
+writing the page. Committing clients (synchronous_commit on) and the WAL
+writer flush too, on one WAL device whose flushes take --flush-latency each
+and run one at a time.
 
 vacuum_seconds is VACUUM's duration in virtual time; foreground_hit_ratio and
 foreground_tps are the clients' while VACUUM runs. The same flags and --seed
@@ -46,6 +47,9 @@ Examples:
 
 // Row is one line of bufferscope ring. Other tools read the first ten columns by name, in
 // this order: change them only with those tools. Sizes repeat what was written.
+// vacuum_wal_flushes counts VACUUM's XLogFlush calls that had to wait because its ring came
+// round to a page whose WAL was not synced: flushing itself, or waiting for a flush under way
+// (the counter vacuumWalWaits of the page says how many were the latter).
 type Row struct {
 	Ring               string  `col:"ring"`
 	SharedBuffers      string  `col:"shared_buffers"`

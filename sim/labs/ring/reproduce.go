@@ -73,7 +73,7 @@ func (experiment) Reproduce(w, progress io.Writer) (bool, error) {
 	}
 	fmt.Fprintf(&b, "\nSimulated with the lab's defaults (PostgreSQL %s, %s clients, flush latency %s, synchronous_commit %s, %s%% of pages pruned, hot set %s%% of shared_buffers, seed %s):\n\n",
 		d.Text("version"), d.Text("clients"), d.Text("flush_latency"), d.Text("synchronous_commit"), d.Text("dirty_share"), d.Text("hot_set"), d.Text("seed"))
-	fmt.Fprintf(&b, "| shared_buffers | table | os_cache | ring | VACUUM s | VACUUM's WAL flushes | WAL writer flushes | commit flushes | foreground hit ratio | foreground TPS |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| shared_buffers | table | os_cache | ring | VACUUM s | VACUUM's forced WAL flushes (own or waited for) | WAL writer flushes | commit flushes | foreground hit ratio | foreground TPS |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range results {
 		for i, ring := range reproRings {
 			c := r.c[i]
