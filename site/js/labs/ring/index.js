@@ -24,7 +24,7 @@ const WIDE = `    <section class="card chart-card" id="ring-card" aria-labelledb
       </div>
       <p id="ring-desc" class="muted small"></p>
       <div class="chart" id="ring-chart" role="img" aria-labelledby="ring-heading" aria-describedby="ring-summary">
-        <p class="chart-empty">The chart appears here.</p>
+        <p class="chart-empty" id="ring-empty">The chart appears here.</p>
       </div>
       <div class="job" id="ring-job" hidden>
         <progress id="ring-progress" max="1"></progress>
@@ -132,6 +132,7 @@ class RingCard {
   show() {
     const r = this.result;
     $('ring-png').disabled = $('ring-csv').disabled = !r;
+    $('ring-empty').hidden = Boolean(r);
     if (!r) {
       this.chart.setData(null);
       $('ring-start').hidden = Boolean(this.job);
