@@ -60,6 +60,9 @@ type Pool struct {
 	// without one reads everything from the page cache.
 	osCache int
 	pcg     *pcg
+	// cleanupWaiter holds, by buffer, the backend waiting in LockBufferForCleanup
+	// (BufferDesc's wait_backend_pgprocno).
+	cleanupWaiter map[int]int
 }
 
 // NewPool returns a pool of nbuffers empty buffers, all on the freelist in buffer order, as
