@@ -384,3 +384,39 @@ func splitPoint(items []Item) int {
 	}
 	return 0
 }
+
+// ReadRange mirrors _bt_readpage for a range scan from key lo to hi on lo's leaf, as a
+// cursor's first fetch reads the page: every matching item that is not LP_DEAD is copied,
+// and the page LSN saved.
+func (ix *Index) ReadRange(lo, hi int32) *Scan {
+	l := ix.LeafOf(lo)
+	sc := &Scan{Leaf: l, LSN: l.LSN, Pinned: true}
+	for _, it := range l.Items {
+		if it.Key >= lo && it.Key <= hi && !it.LPDead {
+			sc.TIDs = append(sc.TIDs, it.TID)
+		}
+	}
+	return sc
+}
+
+// DeleteRow deletes key's row in a committed transaction: its live version becomes dead to
+// everyone (no older snapshot is left in this model).
+func (ix *Index) DeleteRow(key int32) {
+	for _, it := range ix.LeafOf(key).Items {
+		if it.Key == key && ix.versions[it.TID] == Live {
+			ix.versions[it.TID] = Dead
+		}
+	}
+}
+
+// LPDeadCount returns how many items of leaf l are LP_DEAD: pageinspect's count of
+// bt_page_items rows with dead = true.
+func (l *Leaf) LPDeadCount() int {
+	n := 0
+	for _, it := range l.Items {
+		if it.LPDead {
+			n++
+		}
+	}
+	return n
+}

@@ -150,8 +150,8 @@ func (r *run) Counters() any {
 	dead, lp := ix.DeadItems()
 	now := s.Now()
 	tps := 0.0
-	if now > 0 {
-		tps = float64(s.Commits) / now.Seconds()
+	if span := min(now, r.end); span > 0 {
+		tps = float64(s.Commits) / span.Seconds() // the command divides by the duration
 	}
 	wait := s.VacuumWait
 	if s.vac != nil && s.vacWait >= 0 && s.vac.waitFrom >= 0 {

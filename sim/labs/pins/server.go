@@ -181,7 +181,7 @@ type Server struct {
 	HeapVisits     uint64
 	Violations     []string
 	bufOf          map[sim.BlockNumber]int // the buffer a leaf was last read into
-	WaitingOnBlock sim.BlockNumber // the leaf VACUUM waits for, 0 for none
+	WaitingOnBlock sim.BlockNumber         // the leaf VACUUM waits for, 0 for none
 }
 
 // Event is something the view or the event log may show.
