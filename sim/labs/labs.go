@@ -7,6 +7,7 @@ import (
 	"github.com/bufferscope/bufferscope/sim/lab"
 	"github.com/bufferscope/bufferscope/sim/labs/drop"
 	"github.com/bufferscope/bufferscope/sim/labs/free"
+	"github.com/bufferscope/bufferscope/sim/labs/pins"
 )
 
 // All are the labs, in the order the page's tabs and the command list show them. The first
@@ -14,6 +15,7 @@ import (
 var All = []lab.Lab{
 	free.Lab{},
 	drop.Lab{},
+	pins.Lab{},
 }
 
 // ByName returns the lab named name, and whether there is one.
