@@ -11,6 +11,41 @@
 // time with its costs in cost.go. The lab (this file), its parameters (params.go) and its
 // headless experiment with the reproduction of the published table (reproduce.go) follow the
 // lab shape of package lab.
+//
+// # Time scale
+//
+// The published runs last 10 minutes at up to 330,000 transactions a second; simulating
+// that op by op for 24 runs would take hours. A run therefore simulates its duration divided
+// by the scale parameter (1000 by default: 600s becomes 0.6 s of the server, a few hundred
+// thousand transactions, each op by op), with the slices and VACUUM's naptime divided
+// alike. TPS is per simulated second. What the scale changes: VACUUM runs and slices hold
+// 1000 times fewer transactions than the real ones, so dead items accumulate between
+// VACUUMs over far fewer updates and a slice's TPS has more sampling noise.
+//
+// # Deviations from PostgreSQL
+//
+//   - A version superseded by a committed UPDATE is dead to every snapshot at once; there
+//     is no xmin horizon held back by older snapshots.
+//   - Every UPDATE is non-HOT (a new index entry), as on pgbench_accounts pages without free
+//     space; HOT chains and heap pruning are not modelled, and heap pages are not in the pool.
+//   - Simple deletion removes only LP_DEAD items (PostgreSQL 13's rule); the heap-block-guided
+//     extra deletion and bottom-up deletion of 14 and later, and deduplication, are not
+//     modelled.
+//   - A key's items stay on one leaf (splitPoint); a leaf full of one key's versions grows
+//     past its capacity instead of splitting. Splits place the new page at the middle key
+//     boundary, not by _bt_findsplitloc's free-space rules.
+//   - Content locks are held for a phase's CPU time only, without a wait queue: a waiter
+//     sleeps until the holder's phase ends; new share lockers never wait for a queued
+//     exclusive one. LockBufferForCleanup's order (exclusive lock, then refcount check) is
+//     checked as refcount first, then the content lock.
+//   - Backends run a phase to its end once on a core (no preemption); the run queue is first
+//     come first served. VACUUM uses no core.
+//   - A split's new page is not stamped through the pool separately; it takes the left page's
+//     LSN. The leaf LSN of a logged index is the pool's WAL position after LogPageChange; an
+//     unlogged index before 19 keeps its LSN; 19's fake LSNs are a counter.
+//   - Checksums and wal_log_hints (a hint's full-page image moving the LSN) are not modelled.
+//   - VACUUM visits the leaves in key order of the moment; a split during its pass may make it
+//     visit a page twice or skip one (PostgreSQL uses the vacuum cycle ID).
 package pins
 
 import (
