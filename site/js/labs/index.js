@@ -2,3 +2,4 @@
 // without a module here still works, with the page's generic form, counters and legend.
 export { default as free } from './free/index.js';
 export { default as drop } from './drop/index.js';
+export { default as pins } from './pins/index.js';
