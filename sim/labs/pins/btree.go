@@ -58,8 +58,17 @@ type Index struct {
 	// lsn is the last LSN given out: the WAL insert position for a logged index.
 	lsn      sim.LSN
 	nextTID  uint32
-	versions map[uint32]TupleState // heap tuple version → state
-	blocks   sim.BlockNumber
+	versions map[uint32]version // heap tuple version → its state
+	// commits counts committed UPDATEs and DELETEs; a version superseded by commit c is
+	// dead to a snapshot that saw c.
+	commits uint64
+	// Horizon, when set, returns the oldest active snapshot: the commits it saw
+	// (RecentGlobalXmin, as GetSnapshotData computes it from every backend's xmin). A
+	// version superseded by a later commit is dead but not yet dead to everyone: scans
+	// visit it, and neither they nor VACUUM may remove or mark it. Nil means no snapshot
+	// is older than the last commit.
+	Horizon func() uint64
+	blocks  sim.BlockNumber
 	// stamp, when set, performs a WAL-logged change of a leaf on the server (the pool's
 	// WAL, the page's buffer) and sets its LSN; without it the index counts LSNs itself.
 	stamp func(l *Leaf)
@@ -70,7 +79,7 @@ type Index struct {
 // NewIndex builds the index of rows keys 1..rows as CREATE INDEX leaves it: leaves filled
 // to LeafFillfactor, one live item per key, LSN 1 on every page.
 func NewIndex(rows int, unique, logged, fake bool) *Index {
-	ix := &Index{Unique: unique, Logged: logged, FakeLSN: fake, versions: map[uint32]TupleState{}, lsn: 1}
+	ix := &Index{Unique: unique, Logged: logged, FakeLSN: fake, versions: map[uint32]version{}, lsn: 1}
 	per := LeafCapacity * LeafFillfactor / 100
 	for k := 1; k <= rows; k++ {
 		if (k-1)%per == 0 {
@@ -89,12 +98,31 @@ func (ix *Index) Blocks() int { return int(ix.blocks) + 1 }
 
 func (ix *Index) newTID(st TupleState) uint32 {
 	ix.nextTID++
-	ix.versions[ix.nextTID] = st
+	ix.versions[ix.nextTID] = version{st: st}
 	return ix.nextTID
 }
 
 // State returns the heap tuple state of version tid.
-func (ix *Index) State(tid uint32) TupleState { return ix.versions[tid] }
+func (ix *Index) State(tid uint32) TupleState { return ix.versions[tid].st }
+
+// version is one heap tuple version: its state and, once dead, the commit that superseded it.
+type version struct {
+	st   TupleState
+	died uint64
+}
+
+// deadToAll reports whether version tid is dead to every snapshot (HEAPTUPLE_DEAD, not
+// RECENTLY_DEAD): only then may a scan mark it LP_DEAD or VACUUM remove it.
+func (ix *Index) deadToAll(tid uint32) bool {
+	v := ix.versions[tid]
+	if v.st != Dead {
+		return false
+	}
+	return ix.Horizon == nil || v.died <= ix.Horizon()
+}
+
+// Commits returns how many UPDATEs and DELETEs have committed.
+func (ix *Index) Commits() uint64 { return ix.commits }
 
 // LeafOf returns the leaf that holds (or would hold) key, by _bt_search's descent.
 func (ix *Index) LeafOf(key int32) *Leaf {
@@ -156,10 +184,9 @@ func (ix *Index) ReadPage(key int32, keepPin bool) *Scan {
 // (kill_prior_tuple), the live one is the row.
 func (ix *Index) FetchHeap(sc *Scan) int {
 	for _, tid := range sc.TIDs {
-		switch ix.versions[tid] {
-		case Dead:
+		if ix.deadToAll(tid) {
 			sc.Killed = append(sc.Killed, tid)
-		case Live:
+		} else if ix.versions[tid].st == Live {
 			sc.visible = tid
 		}
 	}
@@ -226,7 +253,7 @@ func (ix *Index) CheckUnique(key int32) int {
 			continue
 		}
 		visits++
-		if ix.versions[it.TID] == Dead {
+		if ix.deadToAll(it.TID) {
 			it.LPDead = true
 			ix.HintsSet++
 			l.HintSet++
@@ -315,20 +342,21 @@ func (ix *Index) Split(l *Leaf) *Leaf {
 
 // Commit makes a transaction's new version live and the version it replaced dead.
 func (ix *Index) Commit(newTID, oldTID uint32) {
-	ix.versions[newTID] = Live
+	ix.commits++
+	ix.versions[newTID] = version{st: Live}
 	if oldTID != 0 {
-		ix.versions[oldTID] = Dead
+		ix.versions[oldTID] = version{st: Dead, died: ix.commits}
 	}
 }
 
 // VacuumPage mirrors btvacuumpage on a leaf whose cleanup lock VACUUM holds: every item
-// whose heap tuple is dead is removed (the TIDs the heap pass collected), WAL-logged when
+// whose heap tuple is dead to everyone is removed (the TIDs the heap pass collected), WAL-logged when
 // anything was removed. Their heap tuples are then reclaimed. It returns the items removed.
 func (ix *Index) VacuumPage(l *Leaf) int {
 	kept := l.Items[:0]
 	n := 0
 	for _, it := range l.Items {
-		if ix.versions[it.TID] == Dead {
+		if ix.deadToAll(it.TID) {
 			delete(ix.versions, it.TID)
 			n++
 			continue
@@ -347,7 +375,7 @@ func (ix *Index) VacuumPage(l *Leaf) int {
 func (ix *Index) DeadItems() (dead, lpdead int) {
 	for _, l := range ix.Leaves {
 		for _, it := range l.Items {
-			if ix.versions[it.TID] == Dead {
+			if ix.versions[it.TID].st == Dead {
 				dead++
 				if it.LPDead {
 					lpdead++
@@ -403,8 +431,9 @@ func (ix *Index) ReadRange(lo, hi int32) *Scan {
 // everyone (no older snapshot is left in this model).
 func (ix *Index) DeleteRow(key int32) {
 	for _, it := range ix.LeafOf(key).Items {
-		if it.Key == key && ix.versions[it.TID] == Live {
-			ix.versions[it.TID] = Dead
+		if it.Key == key && ix.versions[it.TID].st == Live {
+			ix.commits++
+			ix.versions[it.TID] = version{st: Dead, died: ix.commits}
 		}
 	}
 }

@@ -24,8 +24,10 @@
 //
 // # Deviations from PostgreSQL
 //
-//   - A version superseded by a committed UPDATE is dead to every snapshot at once; there
-//     is no xmin horizon held back by older snapshots.
+//   - The horizon (RecentGlobalXmin) is the oldest snapshot of a running transaction,
+//     counted in commits: a version superseded by a later commit is recently dead, visited
+//     by scans but neither marked nor removed. Snapshots are taken once per transaction
+//     (each is one statement); VACUUM's own snapshot and replication slots are ignored.
 //   - Every UPDATE is non-HOT (a new index entry), as on pgbench_accounts pages without free
 //     space; HOT chains and heap pruning are not modelled, and heap pages are not in the pool.
 //   - Simple deletion removes only LP_DEAD items (PostgreSQL 13's rule); the heap-block-guided

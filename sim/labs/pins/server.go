@@ -111,6 +111,8 @@ type proc struct {
 	extra    sim.Duration // CPU owed before the next phase (a wake-up)
 	vacLeaf  int
 	waitFrom sim.Duration
+	xmin     uint64 // the commits the transaction's snapshot saw
+	snapshot bool   // whether it holds a snapshot (MyPgXact->xmin is set)
 }
 
 // event is a proc continuing at a time; seq breaks ties in order of scheduling.
@@ -168,6 +170,11 @@ type Server struct {
 	vac      *proc
 	vacWait  int // buffer VACUUM waits to have alone, -1 for none
 	cur      *proc
+	// snaps counts the active snapshots by the commits each saw; minSnap is at or below
+	// the oldest. Snapshots are taken in commit order, so the oldest only moves forward.
+	snaps   map[uint64]int
+	nSnaps  int
+	minSnap uint64
 
 	// Counters.
 	Commits        uint64
@@ -236,6 +243,8 @@ func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error)
 		}
 	}
 	ix.stamp = s.stamp
+	s.snaps = map[uint64]int{}
+	ix.Horizon = s.horizon
 	s.zipf = zipfCDF(cfg.Rows, cfg.ZipfS)
 	for i := range cfg.Clients {
 		pr := &proc{id: i, backend: sim.Backend{ID: i}, buf: -1}
@@ -266,6 +275,20 @@ func zipfCDF(n int, s float64) []float64 {
 func (s *Server) drawKey() int32 {
 	u := s.rng.Float64() * s.zipf[len(s.zipf)-1]
 	return int32(sort.SearchFloat64s(s.zipf, u) + 1)
+}
+
+// horizon returns the commits the oldest active snapshot saw (RecentGlobalXmin): versions
+// superseded by later commits are still visible to someone.
+func (s *Server) horizon() uint64 {
+	last := s.Index.Commits()
+	if s.nSnaps == 0 {
+		s.minSnap = last
+		return last
+	}
+	for s.minSnap < last && s.snaps[s.minSnap] == 0 {
+		s.minSnap++
+	}
+	return s.minSnap
 }
 
 // Now returns the server's clock.
@@ -423,6 +446,10 @@ func (s *Server) clientStep(pr *proc) {
 	ix := s.Index
 	switch pr.pc {
 	case pcBegin:
+		// GetSnapshotData: the statement's snapshot, held until commit.
+		pr.xmin, pr.snapshot = ix.Commits(), true
+		s.snaps[pr.xmin]++
+		s.nSnaps++
 		pr.update = s.rng.Float64() >= s.cfg.SelectShare
 		pr.key = s.drawKey()
 		pr.extra += c.Statement + sim.Duration(ix.Levels())*c.DescendLevel + sim.Duration(len(s.procs))*c.SnapshotPerBackend
@@ -579,6 +606,13 @@ func (s *Server) clientStep(pr *proc) {
 				s.rowLock[pr.key] = next
 				s.at(s.procs[next], s.now)
 			}
+		}
+		if pr.snapshot {
+			if s.snaps[pr.xmin]--; s.snaps[pr.xmin] == 0 {
+				delete(s.snaps, pr.xmin)
+			}
+			s.nSnaps--
+			pr.snapshot = false
 		}
 		s.Commits++
 		if s.SliceLen > 0 {
