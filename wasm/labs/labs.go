@@ -5,10 +5,12 @@ package labs
 
 import (
 	"github.com/bufferscope/bufferscope/wasm/labs/drop"
+	"github.com/bufferscope/bufferscope/wasm/labs/pins"
 	"github.com/bufferscope/bufferscope/wasm/labview"
 )
 
 // Views builds a fresh view for one run of the lab named by the key (sim/labs).
 var Views = map[string]func() labview.View{
 	"drop": drop.NewView,
+	"pins": pins.NewView,
 }

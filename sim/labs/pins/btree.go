@@ -449,3 +449,13 @@ func (l *Leaf) LPDeadCount() int {
 	}
 	return n
 }
+
+// LeafByBlock returns the leaf stored in block b, or nil (the metapage, or no such block).
+func (ix *Index) LeafByBlock(b sim.BlockNumber) *Leaf {
+	for _, l := range ix.Leaves {
+		if l.Block == b {
+			return l
+		}
+	}
+	return nil
+}

@@ -222,12 +222,10 @@ func (r *run) Legend() lab.Legend {
 			return 0
 		},
 		Marks: append(append([]lab.Swatch{}, lab.MarkEmpty, lab.MarkUsage, lab.MarkDirty, lab.MarkPinned),
-			lab.Swatch{Key: "live", Label: "Live item (filled bar)", Shape: "bar", Light: "#3a9ad9", Dark: "#56b4e9", Doc: "An index item whose heap tuple is the row's current version."},
-			lab.Swatch{Key: "dead", Label: "Dead item (hollow bar)", Shape: "hollow", Light: "#8a8a8a", Dark: "#a0a0a0", Doc: "An item whose heap tuple is dead to everyone but not yet marked: every scan of its key still visits the heap for it."},
-			lab.Swatch{Key: "lpdead", Label: "LP_DEAD item (crossed bar)", Shape: "checked", Light: "#8a8a8a", Dark: "#a0a0a0", Doc: "A dead item marked LP_DEAD: scans skip it and simple deletion may remove it."},
-			lab.Swatch{Key: "hintset", Label: "Hint set (tick)", Shape: "found", Light: hintSet[0], Dark: hintSet[1], Doc: "_bt_killitems or a unique check just marked items of this leaf LP_DEAD."},
-			lab.Swatch{Key: "hintlost", Label: "Hint lost (cross)", Shape: "burn", Light: hintLost[0], Dark: hintLost[1], Doc: "_bt_killitems just dropped a scan's hints for this leaf: its LSN had moved while the pin was dropped."},
-			lab.Swatch{Key: "vacuumwait", Label: "VACUUM waiting (ring)", Shape: "cursor", Light: waiting[0], Dark: waiting[1], Doc: "VACUUM waits here for a cleanup lock until every other backend has unpinned the leaf."},
+			lab.Swatch{Key: "hintset", Label: "Hints set (thin ring)", Shape: "cursor", Light: hintSet[0], Dark: hintSet[1], Motion: true, Doc: "_bt_killitems or a unique check just marked items of this leaf LP_DEAD: later scans skip them."},
+			lab.Swatch{Key: "hintlost", Label: "Hints lost (thick ring)", Shape: "cursor", Light: hintLost[0], Dark: hintLost[1], Motion: true, Doc: "_bt_killitems just dropped a scan's hints for this leaf: its LSN had moved while the pin was dropped, or a split moved the items. Later scans visit those dead rows again."},
+			lab.Swatch{Key: "vacuumwait", Label: "VACUUM waiting (thickest ring, ruler markers)", Shape: "cursor", Light: waiting[0], Dark: waiting[1], Doc: "VACUUM waits here in LockBufferForCleanup until every other backend has unpinned the leaf."},
+			lab.Swatch{Key: "items", Label: "Items: hover a leaf", Wide: true, Shape: "hollow", Light: "#8a8a8a", Dark: "#a0a0a0", Doc: "Hovering or tapping a leaf lists its items as pageinspect's bt_page_items does (the dead column is LP_DEAD), with how many are live, dead but unmarked, and LP_DEAD."},
 		),
 	}
 }

@@ -277,6 +277,12 @@ func (s *Server) drawKey() int32 {
 	return int32(sort.SearchFloat64s(s.zipf, u) + 1)
 }
 
+// BufferOf returns the buffer leaf block b was last read into, and whether there is one.
+func (s *Server) BufferOf(b sim.BlockNumber) (int, bool) {
+	id, ok := s.bufOf[b]
+	return id, ok
+}
+
 // horizon returns the commits the oldest active snapshot saw (RecentGlobalXmin): versions
 // superseded by later commits are still visible to someone.
 func (s *Server) horizon() uint64 {
