@@ -25,7 +25,10 @@ var table = &lab.Table{
 	Params: []lab.Param{
 		lab.SharedBuffers("The size of the pool that holds the index's leaf pages; the whole index fits from 8MB."),
 		{Key: "clients", Label: "Clients", Kind: lab.Int, Unit: "clients", Default: "20", Min: 1, Max: 1000, Sweep: true,
-			Doc: "pgbench clients, each one connection running one transaction after another."},
+			Bounds: func(v lab.Values) (float64, float64, string) {
+				return 1, float64(min(1000, lab.NBuffers(v)/2)), "at most half of NBuffers, so pinned leaves never fill the pool"
+			},
+			Doc: "pgbench clients, each one connection running one transaction after another; at most 1000, and at most half the pool's buffers."},
 		{Key: "policy", Label: "Pin policy", Kind: lab.Choice, Default: DropPin.String(), Sweep: true,
 			Choices: []lab.Option{
 				{Value: "keep-pin", Label: "keep pin (before 9.5)", Doc: "Every scan keeps its leaf pin until it leaves the page (8217fb14): hints are always safe to set, VACUUM waits for the pin."},
@@ -56,7 +59,7 @@ var table = &lab.Table{
 			Doc: "autovacuum_naptime: the time from the end of one VACUUM to the start of the next, divided by scale like the duration."},
 		{Key: "cores", Label: "CPU cores", Kind: lab.Int, Unit: "cores", Default: "16", Min: 1, Max: 256,
 			Doc: "The server's CPU cores: backends queue for them, first come first served."},
-		{Key: "rows", Label: "Rows", Kind: lab.Int, Unit: "rows", Default: "100000", Min: 1000, Max: 1000000, Advanced: true,
+		{Key: "rows", Label: "Rows", Kind: lab.Int, Unit: "rows", Default: "100000", Min: 1000, Max: 300000, Advanced: true,
 			Doc: "Rows of the table (pgbench_accounts at scale 1 has 100000); the index starts with one entry per row, leaves 90% full."},
 		durationParam("duration", "Duration", "600s", "The run's length, as pgbench -T; the server simulates duration/scale."),
 		durationParam("slice", "Slice", "5s", "The length of the slices whose TPS is measured (pgbench --progress); divided by scale like the duration."),
