@@ -49,6 +49,7 @@ func TestPinsMatchesCommand(t *testing.T) {
 			t.Fatalf("bufferscope pins printed %d rows (%v):\n%s", len(rows), err, out)
 		}
 		want := rows[0]
+		waitJS[bool](p, waitTimeout, "the chart of TPS per slice", `document.querySelector("#pins-slices svg polyline") !== null && document.querySelector("#pins-slices-summary").textContent.includes("slices")`)
 		if got.HintsSet != want.HintsSet || got.HintsLost != want.HintsLost || got.DeadItems != want.DeadItems ||
 			got.Splits != want.Splits || math.Abs(got.TPS-want.TPS) > 0.5 || math.Abs(got.VacuumWaitSeconds-want.VacuumWaitSeconds) > 1e-6 {
 			t.Errorf("%s: the page ended with %+v; bufferscope pins prints %+v", policy, got, want)

@@ -254,6 +254,8 @@ export interface PinsCounters {
   step: number;
   /** Done */
   done: boolean;
+  /** TPS per slice: The TPS of each finished slice, comma-separated, the last 240 at most, for the page's chart. */
+  sliceTPS: string;
 }
 
 /** The parameters of any lab. */

@@ -53,6 +53,8 @@ package pins
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
@@ -138,6 +140,7 @@ type Counters struct {
 	Now               float64 `counter:"now" label:"Server time" unit:"s" format:"seconds" doc:"The server's simulated clock."`
 	Step              uint64  `counter:"step" label:"Steps" format:"count" doc:"Events simulated."`
 	Done              bool    `counter:"done" label:"Done" format:"bool" hidden:"true"`
+	SliceTPS          string  `counter:"sliceTPS" label:"TPS per slice" format:"text" hidden:"true" doc:"The TPS of each finished slice, comma-separated, the last 240 at most, for the page's chart."`
 }
 
 // Counters returns the pins lab's counters at zero.
@@ -199,8 +202,28 @@ func (r *run) Counters() any {
 		DeadItems: dead, LPDead: lp, Splits: ix.Splits, SimpleDeleted: ix.SimpleDeleted, VacuumRemoved: ix.VacuumRemoved,
 		VacuumWaitSeconds: wait.Seconds(), VacuumWaitingOn: int(s.WaitingOnBlock), HeapVisits: s.HeapVisits,
 		RowLockWaits: s.RowLockWaits, ContentLockWaits: s.ContentWaits, Leaves: len(ix.Leaves),
-		Now: now.Seconds(), Step: r.s.Stats().Steps, Done: r.Done(),
+		Now: now.Seconds(), Step: r.s.Stats().Steps, Done: r.Done(), SliceTPS: sliceTPS(s, min(now, r.end)),
 	}
+}
+
+// maxSlicesShown bounds the slices the sliceTPS counter carries.
+const maxSlicesShown = 240
+
+// sliceTPS writes the TPS of each slice finished by now, comma-separated.
+func sliceTPS(s *Server, now sim.Duration) string {
+	n := int(now / s.SliceLen)
+	var b strings.Builder
+	for i := max(0, n-maxSlicesShown); i < n; i++ {
+		c := uint64(0)
+		if i < len(s.SliceCommits) {
+			c = s.SliceCommits[i]
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatFloat(float64(c)/s.SliceLen.Seconds(), 'f', 0, 64))
+	}
+	return b.String()
 }
 
 // The marks' colours on the light and dark themes.
