@@ -184,7 +184,7 @@ export interface PinsParams {
   lab: 'pins';
   /** The size of the pool that holds the index's leaf pages; the whole index fits from 8MB. Default "128MB"; size. */
   shared_buffers?: string;
-  /** pgbench clients, each one connection running one transaction after another; at most 1000, and at most half the pool's buffers. Default "20"; 1 to 1000 at the defaults; clients. */
+  /** pgbench clients, each one connection running one transaction after another. Default "20"; 1 to 1000 at the defaults; clients. */
   clients?: string;
   /** Whether a B-tree scan keeps or drops its leaf-page pin, by PostgreSQL version. Default "drop-pin"; one of "keep-pin", "drop-pin", "pg19". */
   policy?: string;

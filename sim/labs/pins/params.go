@@ -28,7 +28,7 @@ var table = &lab.Table{
 			Bounds: func(v lab.Values) (float64, float64, string) {
 				return 1, float64(min(1000, lab.NBuffers(v)/2)), "at most half of NBuffers, so pinned leaves never fill the pool"
 			},
-			Doc: "pgbench clients, each one connection running one transaction after another; at most 1000, and at most half the pool's buffers."},
+			Doc: "pgbench clients, each one connection running one transaction after another."},
 		{Key: "policy", Label: "Pin policy", Kind: lab.Choice, Default: DropPin.String(), Sweep: true,
 			Choices: []lab.Option{
 				{Value: "keep-pin", Label: "keep pin (before 9.5)", Doc: "Every scan keeps its leaf pin until it leaves the page (8217fb14): hints are always safe to set, VACUUM waits for the pin."},
