@@ -21,6 +21,7 @@ func (s *Sim) CheckInvariants() error {
 	for _, b := range s.manual {
 		count(b)
 	}
+	s.scenarioBackends(count)
 	tagged := 0
 	for id := range p.desc {
 		d := &p.desc[id]

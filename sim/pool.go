@@ -65,6 +65,9 @@ type Pool struct {
 	strategy *BufferAccessStrategy
 	// walWait, when set, is asked by XLogFlush before it flushes (SetWALWait).
 	walWait func(lsn LSN) bool
+	// cleanupWaiter holds, by buffer, the backend waiting in LockBufferForCleanup
+	// (BufferDesc's wait_backend_pgprocno).
+	cleanupWaiter map[int]int
 }
 
 // NewPool returns a pool of nbuffers empty buffers, all on the freelist in buffer order, as

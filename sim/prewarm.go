@@ -38,6 +38,7 @@ func (p *Pool) Clone(rels []*Relation) (*Pool, []*Relation) {
 	t.slots = slices.Clone(p.table.slots)
 	c.table = &t
 	c.events = nil
+	c.cleanupWaiter = maps.Clone(p.cleanupWaiter)
 	c.cat = catalog{index: maps.Clone(p.cat.index), byName: maps.Clone(p.cat.byName)}
 	copies := make(map[*Relation]*Relation, len(p.cat.rels))
 	for _, r := range p.cat.rels {

@@ -397,7 +397,7 @@ func TestDropReproduceMistakes(t *testing.T) {
 	checkUsageError(t, invoke("reproduce"), "bufferscope: ",
 		`unknown command "reproduce"; --reproduce is a flag of 'bufferscope drop'`, top)
 	checkUsageError(t, invoke("--format=csv", "drop"), "bufferscope: ",
-		"--format is a flag of 'bufferscope run'", top)
+		"--format is a flag of 'bufferscope run', 'bufferscope drop'", top) // and every later lab's
 	// Help wins over everything else; --reproduce=false leaves an ordinary experiment.
 	for _, args := range [][]string{{"drop", "--reproduce", "--help"}, {"drop", "--reproduce", "--format", "csv", "-h"}} {
 		if r := invoke(args...); r.code != 0 || r.stderr != "" || !strings.HasPrefix(r.stdout, "Usage: bufferscope drop ") {

@@ -7,6 +7,7 @@ import (
 	"github.com/bufferscope/bufferscope/sim/lab"
 	"github.com/bufferscope/bufferscope/sim/labs/drop"
 	"github.com/bufferscope/bufferscope/sim/labs/free"
+	"github.com/bufferscope/bufferscope/sim/labs/pins"
 	"github.com/bufferscope/bufferscope/sim/labs/ring"
 )
 
@@ -16,6 +17,7 @@ var All = []lab.Lab{
 	free.Lab{},
 	drop.Lab{},
 	ring.Lab{},
+	pins.Lab{},
 }
 
 // ByName returns the lab named name, and whether there is one.

@@ -24,6 +24,7 @@
 // - "free" (Free play): run the free-play workload and print its counters; `bufferscope run` headless.
 // - "drop" (Drop): replay dropping relations' buffers under each drop policy; `bufferscope drop` headless.
 // - "ring" (Ring): VACUUM through its ring beside an OLTP load: the WAL flushes it forces; `bufferscope ring` headless.
+// - "pins" (Pins): B-tree leaf pins, lost LP_DEAD hints and the throughput they cost; `bufferscope pins` headless.
 
 export {};
 
@@ -44,7 +45,7 @@ declare global {
 }
 
 /** The labs' names; the first is the one a page opens without lab=. */
-export type LabName = 'free' | 'drop' | 'ring';
+export type LabName = 'free' | 'drop' | 'ring' | 'pins';
 
 /**
  * Free play's parameters as text, keyed as in a URL (its table in sim/labs/free).
@@ -294,8 +295,90 @@ export interface RingCounters {
   descriptorsChecked: number;
 }
 
+/**
+ * Pins's parameters as text, keyed as in a URL (its table in sim/labs/pins).
+ * Numbers are accepted too. A missing key takes its default.
+ */
+export interface PinsParams {
+  lab: 'pins';
+  /** The size of the pool that holds the index's leaf pages; the whole index fits from 8MB. Default "128MB"; size. */
+  shared_buffers?: string;
+  /** pgbench clients, each one connection running one transaction after another. Default "20"; 1 to 1000 at the defaults; clients. */
+  clients?: string;
+  /** Whether a B-tree scan keeps or drops its leaf-page pin, by PostgreSQL version. Default "drop-pin"; one of "keep-pin", "drop-pin", "pg19". */
+  policy?: string;
+  /** The share of transactions that read a row by its key; the others update it (a non-HOT update: a new index entry). Default "0.5"; 0 to 1 at the defaults; share. */
+  select_share?: string;
+  /** pgbench random_zipfian's parameter: key k is drawn with probability proportional to k^-s, so low keys, on the leftmost leaf, are hot. Default "1.1"; 1.001 to 5 at the defaults. */
+  zipf?: string;
+  /** A unique index checks each insert against the key's other entries (_bt_check_unique), which marks dead ones LP_DEAD as it goes. Default "true"; one of "true", "false". */
+  unique?: string;
+  /** Whether the table and index are WAL-logged. An unlogged index's LSN never moves before PostgreSQL 19, so its scans keep the pin; its commits need no WAL flush. Default "true"; one of "true", "false". */
+  logged?: string;
+  /** Whether the SELECTs are index-only scans, which never drop the leaf pin. Default "false"; one of "true", "false". */
+  index_only?: string;
+  /** Whether VACUUM runs on the index every naptime, taking a cleanup lock on every leaf. Default "true"; one of "true", "false". */
+  vacuum?: string;
+  /** autovacuum_naptime: the time from the end of one VACUUM to the start of the next, divided by scale like the duration. Default "60s"; duration. */
+  naptime?: string;
+  /** The server's CPU cores: backends queue for them, first come first served. Default "16"; 1 to 256 at the defaults; cores. */
+  cores?: string;
+  /** Rows of the table (pgbench_accounts at scale 1 has 100000); the index starts with one entry per row, leaves 90% full. Default "100000"; 1000 to 300000 at the defaults; rows. */
+  rows?: string;
+  /** The run's length, as pgbench -T; the server simulates duration/scale. Default "600s"; duration. */
+  duration?: string;
+  /** The length of the slices whose TPS is measured (pgbench --progress); divided by scale like the duration. Default "5s"; duration. */
+  slice?: string;
+  /** The run simulates duration/scale of the server's time, op by op, with slices and naptime divided alike; TPS is per simulated second. 1000 turns a 600s run into 0.6s of 100k-400k transactions. Default "1000"; 1 to 100000 at the defaults. */
+  scale?: string;
+  /** Seed of the random source that draws the transactions and keys. Default "1". */
+  seed?: string;
+}
+
+/** Pins's counters (stats().counters), from its typed counters struct. */
+export interface PinsCounters {
+  /** Transactions per second (tps): Commits per second of the server's simulated time. */
+  tps: number;
+  /** Transactions: Transactions committed. */
+  commits: number;
+  /** Hints set: Index items marked LP_DEAD, by _bt_killitems or by an insert's unique check. */
+  hintsSet: number;
+  /** Hints lost: Killed items _bt_killitems could not mark: the page LSN had moved while the pin was dropped, or a split had moved the item away (and LP_DEAD bits a split rewrote). */
+  hintsLost: number;
+  /** Dead items: Index items whose heap tuple is dead to everyone, LP_DEAD or not. */
+  deadItems: number;
+  /** of which LP_DEAD: Dead items already marked, which scans skip. */
+  lpDead: number;
+  /** Leaf splits: _bt_split calls: permanent until REINDEX. */
+  splits: number;
+  /** Removed by simple deletion: LP_DEAD items _bt_delitems_delete removed from full leaves before a split. */
+  simpleDeleted: number;
+  /** Removed by VACUUM: Dead items btvacuumpage removed. */
+  vacuumRemoved: number;
+  /** VACUUM waiting for pins (s): Time VACUUM spent in LockBufferForCleanup waiting for other backends' pins (wait event BufferPin). */
+  vacuumWaitSeconds: number;
+  /** VACUUM waits on leaf: The leaf block VACUUM waits to have alone now; 0 when it waits for none. */
+  vacuumWaitingOn: number;
+  /** Heap visits: Heap tuples fetched through the index, dead ones included. */
+  heapVisits: number;
+  /** Row lock waits: UPDATEs that waited for another transaction's row lock. */
+  rowLockWaits: number;
+  /** Content lock waits: Backends that slept waiting for a leaf's buffer content lock. */
+  contentLockWaits: number;
+  /** Leaf pages */
+  leaves: number;
+  /** Server time (s): The server's simulated clock. */
+  now: number;
+  /** Steps: Events simulated. */
+  step: number;
+  /** Done */
+  done: boolean;
+  /** TPS per slice: The TPS of each finished slice, comma-separated, the last 240 at most, for the page's chart. */
+  sliceTPS: string;
+}
+
 /** The parameters of any lab. */
-export type Params = FreeParams | DropParams | RingParams;
+export type Params = FreeParams | DropParams | RingParams | PinsParams;
 
 export interface ParamProblem {
   key: string; // the parameter, or "lab" for an unknown lab
@@ -345,7 +428,8 @@ export interface StatsBase {
 export type Stats = 
   | StatsBase & { lab: 'free'; counters: FreeCounters }
   | StatsBase & { lab: 'drop'; counters: DropCounters }
-  | StatsBase & { lab: 'ring'; counters: RingCounters };
+  | StatsBase & { lab: 'ring'; counters: RingCounters }
+  | StatsBase & { lab: 'pins'; counters: PinsCounters };
 
 /** A parameter as the page builds its control from it (sim/param.Field). */
 export interface Field {

@@ -5,6 +5,7 @@ package labs
 
 import (
 	"github.com/bufferscope/bufferscope/wasm/labs/drop"
+	"github.com/bufferscope/bufferscope/wasm/labs/pins"
 	"github.com/bufferscope/bufferscope/wasm/labs/ring"
 	"github.com/bufferscope/bufferscope/wasm/labview"
 )
@@ -13,4 +14,5 @@ import (
 var Views = map[string]func() labview.View{
 	"drop": drop.NewView,
 	"ring": ring.NewView,
+	"pins": pins.NewView,
 }

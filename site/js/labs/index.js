@@ -3,3 +3,4 @@
 export { default as free } from './free/index.js';
 export { default as drop } from './drop/index.js';
 export { default as ring } from './ring/index.js';
+export { default as pins } from './pins/index.js';

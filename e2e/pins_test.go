@@ -1,0 +1,58 @@
+//go:build !js
+
+package e2e
+
+import (
+	"encoding/json"
+	"math"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// pinsStats is what stats().counters holds in the pins lab, as far as the test reads it.
+type pinsStats struct {
+	Done              bool    `json:"done"`
+	TPS               float64 `json:"tps"`
+	HintsSet          uint64  `json:"hintsSet"`
+	HintsLost         uint64  `json:"hintsLost"`
+	DeadItems         int     `json:"deadItems"`
+	Splits            uint64  `json:"splits"`
+	VacuumWaitSeconds float64 `json:"vacuumWaitSeconds"`
+}
+
+// pinsRow is one row of bufferscope pins --format json.
+type pinsRow struct {
+	TPS               float64 `json:"tps"`
+	HintsSet          uint64  `json:"hints_set"`
+	HintsLost         uint64  `json:"hints_lost"`
+	DeadItems         int     `json:"dead_items"`
+	Splits            uint64  `json:"splits"`
+	VacuumWaitSeconds float64 `json:"vacuum_wait_seconds"`
+}
+
+// TestPinsMatchesCommand opens the pins lab by its address, runs it to its end and checks
+// that its counters are what bufferscope pins prints for the same parameters and seed.
+func TestPinsMatchesCommand(t *testing.T) {
+	for _, policy := range []string{"keep-pin", "drop-pin"} {
+		p := openPage(t, "/?lab=pins&clients=30&duration=20s&naptime=2s&seed=7&policy="+policy+"&play=0")
+		eval[any](p, `bufferscope.setSpeed("max")`)
+		eval[any](p, `bufferscope.play()`)
+		got := waitJS[pinsStats](p, 60*time.Second, "the run to end", `(s => s.lab === "pins" && s.counters.done && s.counters)(bufferscope.stats())`)
+		out, err := exec.Command(bufferscopeCommand(t), "pins", "--clients", "30", "--duration", "20s", "--naptime", "2s",
+			"--seed", "7", "--policy", policy, "--format", "json").Output()
+		if err != nil {
+			t.Fatalf("bufferscope pins: %v\n%s", err, out)
+		}
+		var rows []pinsRow
+		if err := json.Unmarshal(out, &rows); err != nil || len(rows) != 1 {
+			t.Fatalf("bufferscope pins printed %d rows (%v):\n%s", len(rows), err, out)
+		}
+		want := rows[0]
+		waitJS[bool](p, waitTimeout, "the chart of TPS per slice", `document.querySelector("#pins-slices svg polyline") !== null && document.querySelector("#pins-slices-summary").textContent.includes("slices")`)
+		if got.HintsSet != want.HintsSet || got.HintsLost != want.HintsLost || got.DeadItems != want.DeadItems ||
+			got.Splits != want.Splits || math.Abs(got.TPS-want.TPS) > 0.5 || math.Abs(got.VacuumWaitSeconds-want.VacuumWaitSeconds) > 1e-6 {
+			t.Errorf("%s: the page ended with %+v; bufferscope pins prints %+v", policy, got, want)
+		}
+	}
+}

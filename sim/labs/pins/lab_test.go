@@ -1,0 +1,117 @@
+package pins
+
+import (
+	"testing"
+
+	"github.com/bufferscope/bufferscope/sim/lab"
+)
+
+// newRun builds the lab's run for the defaults changed by kv.
+func newRun(t *testing.T, kv map[string]string) *run {
+	t.Helper()
+	v, problems := table.Parse(kv)
+	if len(problems) > 0 {
+		t.Fatal(problems[0])
+	}
+	r, err := Lab{}.New(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.(*run)
+}
+
+// The invariants hold after every step, under each policy: no hint set by a dropped-pin
+// scan after the LSN moved, no cleanup lock granted while another backend pins the leaf,
+// the pool's own rules, and no hint moving an LSN (KillItems panics on that).
+// Reference: src/backend/access/nbtree/nbtutils.c, _bt_killitems;
+// src/backend/storage/buffer/bufmgr.c, LockBufferForCleanup.
+func TestInvariantsEveryStep(t *testing.T) {
+	for _, pol := range []string{"keep-pin", "drop-pin", "pg19"} {
+		for _, logged := range []string{"true", "false"} {
+			r := newRun(t, map[string]string{"policy": pol, "logged": logged, "clients": "40", "shared_buffers": "1MB", "naptime": "2s", "duration": "20s"})
+			for range 3000 {
+				if err := r.Sim().Step(20); err != nil {
+					t.Fatal(err)
+				}
+				if err := r.CheckInvariants(); err != nil {
+					t.Fatalf("%s logged=%s: %v", pol, logged, err)
+				}
+			}
+			c := r.Counters().(*Counters)
+			if c.Commits == 0 || c.HintsSet == 0 {
+				t.Errorf("%s logged=%s: %+v", pol, logged, c)
+			}
+			dropped := pol != "keep-pin" && (logged == "true" || pol == "pg19")
+			if dropped && c.HintsLost == 0 {
+				t.Errorf("%s logged=%s: dropped pins lost no hints on hot leaves", pol, logged)
+			}
+			if !dropped && c.VacuumWaitSeconds == 0 {
+				t.Errorf("%s logged=%s: VACUUM never waited for a kept pin", pol, logged)
+			}
+		}
+	}
+}
+
+// The page's counters at the end equal the headless command's row for the same values.
+func TestCountersMatchExperiment(t *testing.T) {
+	kv := map[string]string{"clients": "30", "duration": "30s", "seed": "7"}
+	r := newRun(t, kv)
+	for !r.Done() {
+		if err := r.Sim().Step(10000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, _ := table.Parse(kv)
+	rows, err := experiment{}.Run([]lab.Values{v}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := rows[0].(Row)
+	c := r.Counters().(*Counters)
+	if c.HintsSet != row.HintsSet || c.HintsLost != row.HintsLost || c.DeadItems != row.DeadItems || c.Splits != row.Splits || c.TPS != row.TPS {
+		t.Fatalf("page %+v, command %+v", c, row)
+	}
+}
+
+// The smallest pool with the most clients it allows, and the largest table, run without
+// breaking: every pinned leaf still leaves the clock sweep a victim.
+func TestExtremesRun(t *testing.T) {
+	for _, kv := range []map[string]string{
+		{"shared_buffers": "128kB", "clients": "1000", "policy": "keep-pin", "cores": "256"},
+		{"shared_buffers": "1MB", "clients": "64", "policy": "keep-pin", "cores": "1", "zipf": "5", "select_share": "0"},
+		{"rows": "300000", "clients": "1", "select_share": "1", "vacuum": "false"},
+	} {
+		v, _ := table.Parse(kv)
+		r, err := Lab{}.New(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 50 {
+			if err := r.Sim().Step(1000); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := r.CheckInvariants(); err != nil {
+			t.Fatalf("%v: %v", kv, err)
+		}
+	}
+}
+
+// The same values and seed give the same run; another seed another.
+func TestDeterministic(t *testing.T) {
+	run := func(seed string) Row {
+		v, _ := table.Parse(map[string]string{"clients": "40", "duration": "20s", "seed": seed})
+		rows, err := experiment{}.Run([]lab.Values{v}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows[0].(Row)
+	}
+	a, b, c := run("3"), run("3"), run("4")
+	if a != b {
+		t.Fatalf("same seed, different rows: %+v, %+v", a, b)
+	}
+	if a == c {
+		t.Fatalf("seeds 3 and 4 gave the same row %+v", a)
+	}
+}

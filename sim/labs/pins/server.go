@@ -1,0 +1,719 @@
+package pins
+
+import (
+	"container/heap"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/bufferscope/bufferscope/sim"
+)
+
+// Policy is the rule by which a B-tree scan keeps or drops its leaf pin. The zero value is
+// KeepPin.
+type Policy uint8
+
+// The pin policies.
+const (
+	// KeepPin is PostgreSQL before 9.5 (8217fb14): every scan keeps the pin on its current
+	// leaf until it leaves the page.
+	KeepPin Policy = iota
+	// DropPin is PostgreSQL 9.5 to 18 (2ed5b87f96): an MVCC scan of a WAL-logged index
+	// that is not index-only drops the pin after _bt_readpage.
+	DropPin
+	// DropPin19 is PostgreSQL 19 (8a879119a1): unlogged indexes get fake LSNs, so their
+	// MVCC scans drop the pin too.
+	DropPin19
+)
+
+var policyNames = [...]string{"keep-pin", "drop-pin", "pg19"}
+
+// String returns "keep-pin", "drop-pin" or "pg19".
+func (p Policy) String() string {
+	if int(p) < len(policyNames) {
+		return policyNames[p]
+	}
+	return fmt.Sprintf("policy%d", uint8(p))
+}
+
+// ParsePolicy reads a Policy as String writes it.
+func ParsePolicy(s string) (Policy, error) {
+	for i, n := range policyNames {
+		if n == s {
+			return Policy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("policy %q is not keep-pin, drop-pin or pg19", s)
+}
+
+// DropsPin mirrors the test in _bt_drop_lock_and_maybe_pin (so->dropPin from PostgreSQL 18,
+// set in btrescan): whether a scan under policy p drops its leaf pin after reading the page.
+// Non-MVCC snapshots and index-only scans (xs_want_itup) always keep it; before 19 so do
+// scans of indexes that are not WAL-logged (RelationNeedsWAL).
+func (p Policy) DropsPin(mvcc, logged, indexOnly bool) bool {
+	switch p {
+	case DropPin:
+		return mvcc && logged && !indexOnly
+	case DropPin19:
+		return mvcc && !indexOnly
+	}
+	return false
+}
+
+// Config is one pins-lab server and its load.
+type Config struct {
+	Policy      Policy
+	Clients     int
+	Cores       int
+	SelectShare float64 // share of transactions that are a SELECT; the rest UPDATE
+	ZipfS       float64 // pgbench random_zipfian's parameter
+	Rows        int
+	Unique      bool
+	Logged      bool
+	IndexOnly   bool // the SELECTs are index-only scans
+	Vacuum      bool
+	// VacuumEvery is the time from the end of one VACUUM of the index to the start of the
+	// next (autovacuum_naptime), in the server's time.
+	VacuumEvery sim.Duration
+	Seed        uint64
+	Cost        Cost
+}
+
+// The phases of a client's transaction and of VACUUM.
+const (
+	pcBegin = iota
+	pcRead
+	pcHeap
+	pcRowLock
+	pcEPQ
+	pcUpdate
+	pcKill
+	pcCommit
+	pcRelease
+	pcHandoff
+	pcVacStart
+	pcVacLeaf
+	pcVacDone
+)
+
+// proc is one backend: a pgbench client's or VACUUM's.
+type proc struct {
+	id       int
+	backend  sim.Backend
+	pc       int
+	hasCore  bool
+	update   bool
+	key      int32
+	scan     *Scan
+	buf      int // the leaf buffer the scan pins, -1 for none
+	newTID   uint32
+	oldTID   uint32
+	extra    sim.Duration // CPU owed before the next phase (a wake-up)
+	vacLeaf  int
+	waitFrom sim.Duration
+	xmin     uint64 // the commits the transaction's snapshot saw
+	snapshot bool   // whether it holds a snapshot (MyPgXact->xmin is set)
+}
+
+// event is a proc continuing at a time; seq breaks ties in order of scheduling.
+type event struct {
+	at  sim.Duration
+	seq uint64
+	p   int
+}
+
+type eventHeap []event
+
+func (h eventHeap) Len() int { return len(h) }
+func (h eventHeap) Less(i, j int) bool {
+	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].seq < h[j].seq
+}
+func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
+func (h *eventHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// leafLock is a leaf's buffer content lock (an LWLock) as the model keeps it: the times
+// until which a share and an exclusive holder hold it. A backend holds it only for the CPU
+// work of one phase.
+type leafLock struct{ shareUntil, exclUntil sim.Duration }
+
+// Server is the pins lab's database server: the index, the backends, the cores they queue
+// for, the row locks, the group-committing WAL flusher and VACUUM.
+type Server struct {
+	cfg   Config
+	Pool  *sim.Pool
+	Index *Index
+	rel   *sim.Relation
+	rng   *rand.Rand
+	zipf  []float64
+
+	now    sim.Duration
+	seq    uint64
+	events eventHeap
+	procs  []*proc
+	free   int   // idle cores
+	runQ   []int // procs waiting for a core, first come first served
+	runQAt int
+
+	locks    map[*Leaf]*leafLock
+	rowLock  map[int32]int   // key → proc holding its row lock
+	rowWait  map[int32][]int // key → procs waiting for it, in order
+	rowLive  map[int32]uint32
+	flushing bool
+	flushNow []int // commits the flush under way serves
+	flushNxt []int // commits waiting for the next flush
+	vac      *proc
+	vacWait  int // buffer VACUUM waits to have alone, -1 for none
+	cur      *proc
+	// snaps counts the active snapshots by the commits each saw; minSnap is at or below
+	// the oldest. Snapshots are taken in commit order, so the oldest only moves forward.
+	snaps   map[uint64]int
+	nSnaps  int
+	minSnap uint64
+
+	// Counters.
+	Commits        uint64
+	SliceCommits   []uint64
+	SliceLen       sim.Duration
+	VacuumWait     sim.Duration
+	VacuumWaits    uint64
+	VacuumRuns     uint64
+	RowLockWaits   uint64
+	ContentWaits   uint64
+	HeapVisits     uint64
+	Violations     []string
+	bufOf          map[sim.BlockNumber]int // the buffer a leaf was last read into
+	WaitingOnBlock sim.BlockNumber         // the leaf VACUUM waits for, 0 for none
+}
+
+// Event is something the view or the event log may show.
+type Event struct {
+	Kind  EventKind
+	Block sim.BlockNumber
+	N     int
+}
+
+// EventKind is what an Event says happened.
+type EventKind = sim.EventKind
+
+// The lab's events.
+const (
+	EvHintSet EventKind = EventKind(sim.EvLabBase) + iota
+	EvHintLost
+	EvSplit
+	EvVacuumWait
+	EvVacuumGranted
+)
+
+// NewServer builds the server of cfg: a pool of nbuffers buffers holding the index's leaves,
+// all clients about to begin.
+func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error) {
+	if cfg.Clients < 1 || cfg.Cores < 1 || cfg.Rows < 1 {
+		return nil, fmt.Errorf("pins: clients, cores and rows must be at least 1")
+	}
+	p, err := sim.NewPool(nbuffers, 17, sim.CostModel{})
+	if err != nil {
+		return nil, err
+	}
+	ix := NewIndex(cfg.Rows, cfg.Unique, cfg.Logged, cfg.Policy == DropPin19 && !cfg.Logged)
+	rel := &sim.Relation{
+		Name:      "pgbench_accounts_pkey",
+		Locator:   sim.RelFileLocator{SpcOid: sim.DefaultTablespaceOid, DbOid: sim.DefaultDatabaseOid, RelNumber: sim.FirstRelNumber + 1},
+		Permanent: cfg.Logged,
+	}
+	rel.NBlocks[sim.MainForkNum] = sim.BlockNumber(ix.Blocks())
+	if _, err := p.AddRelation(rel); err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg: cfg, Pool: p, Index: ix, rel: rel,
+		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)),
+		free:  cfg.Cores,
+		locks: map[*Leaf]*leafLock{}, rowLock: map[int32]int{}, rowWait: map[int32][]int{}, rowLive: map[int32]uint32{},
+		vacWait: -1, SliceLen: sliceLen, bufOf: map[sim.BlockNumber]int{},
+	}
+	for _, l := range ix.Leaves {
+		for _, it := range l.Items {
+			s.rowLive[it.Key] = it.TID
+		}
+	}
+	ix.stamp = s.stamp
+	s.snaps = map[uint64]int{}
+	ix.Horizon = s.horizon
+	s.zipf = zipfCDF(cfg.Rows, cfg.ZipfS)
+	for i := range cfg.Clients {
+		pr := &proc{id: i, backend: sim.Backend{ID: i}, buf: -1}
+		s.procs = append(s.procs, pr)
+		// Clients connect one after another, a round trip apart in turn order.
+		s.schedule(pr, sim.Duration(i)*cfg.Cost.NetRoundTrip/sim.Duration(cfg.Clients))
+	}
+	if cfg.Vacuum {
+		s.vac = &proc{id: cfg.Clients, backend: sim.Backend{ID: cfg.Clients}, buf: -1, pc: pcVacStart}
+		s.procs = append(s.procs, s.vac)
+		s.at(s.vac, cfg.VacuumEvery)
+	}
+	p.TakeElapsed()
+	return s, nil
+}
+
+// zipfCDF returns the cumulative weights k^−s of keys 1..n, as pgbench's random_zipfian draws.
+func zipfCDF(n int, s float64) []float64 {
+	c := make([]float64, n)
+	total := 0.0
+	for k := 1; k <= n; k++ {
+		total += 1 / sim.DetPow(float64(k), s)
+		c[k-1] = total
+	}
+	return c
+}
+
+func (s *Server) drawKey() int32 {
+	u := s.rng.Float64() * s.zipf[len(s.zipf)-1]
+	return int32(sort.SearchFloat64s(s.zipf, u) + 1)
+}
+
+// BufferOf returns the buffer leaf block b was last read into, and whether there is one.
+func (s *Server) BufferOf(b sim.BlockNumber) (int, bool) {
+	id, ok := s.bufOf[b]
+	return id, ok
+}
+
+// horizon returns the commits the oldest active snapshot saw (RecentGlobalXmin): versions
+// superseded by later commits are still visible to someone.
+func (s *Server) horizon() uint64 {
+	last := s.Index.Commits()
+	if s.nSnaps == 0 {
+		s.minSnap = last
+		return last
+	}
+	for s.minSnap < last && s.snaps[s.minSnap] == 0 {
+		s.minSnap++
+	}
+	return s.minSnap
+}
+
+// Now returns the server's clock.
+func (s *Server) Now() sim.Duration { return s.now }
+
+// at schedules pr to continue at time t.
+func (s *Server) at(pr *proc, t sim.Duration) {
+	s.seq++
+	heap.Push(&s.events, event{at: t, seq: s.seq, p: pr.id})
+}
+
+// schedule makes pr want a core at time t (after a wait or a round trip).
+func (s *Server) schedule(pr *proc, t sim.Duration) { s.at(pr, t) }
+
+// Step runs the next event and returns false when there is none.
+func (s *Server) Step() bool {
+	if len(s.events) == 0 {
+		return false
+	}
+	e := heap.Pop(&s.events).(event)
+	s.now = max(s.now, e.at)
+	if e.p == len(s.procs) {
+		s.endFlush()
+		return true
+	}
+	pr := s.procs[e.p]
+	if pr == s.vac {
+		s.vacuumStep(pr)
+		return true
+	}
+	if !pr.hasCore {
+		if s.free == 0 {
+			s.runQ = append(s.runQ, pr.id)
+			return true
+		}
+		s.free--
+		pr.hasCore = true
+	}
+	s.cur = pr
+	s.clientStep(pr)
+	s.cur = nil
+	return true
+}
+
+// releaseCore gives pr's core to the first proc waiting in the run queue.
+func (s *Server) releaseCore(pr *proc) {
+	if !pr.hasCore {
+		return
+	}
+	pr.hasCore = false
+	if s.runQAt < len(s.runQ) {
+		next := s.procs[s.runQ[s.runQAt]]
+		s.runQAt++
+		if s.runQAt > 1024 && s.runQAt*2 > len(s.runQ) {
+			s.runQ = append(s.runQ[:0], s.runQ[s.runQAt:]...)
+			s.runQAt = 0
+		}
+		next.hasCore = true
+		s.at(next, s.now)
+		return
+	}
+	s.free++
+}
+
+// run charges d of CPU to pr, which keeps its core, and continues at phase pc.
+func (s *Server) run(pr *proc, d sim.Duration, pc int) {
+	d += pr.extra
+	pr.extra = 0
+	pr.pc = pc
+	s.at(pr, s.now+d)
+}
+
+// sleep makes pr give up its core and continue at phase pc when woken at t, paying the
+// wake-up's CPU first.
+func (s *Server) sleep(pr *proc, t sim.Duration, pc int) {
+	s.releaseCore(pr)
+	pr.pc = pc
+	pr.extra += s.cfg.Cost.Wakeup
+	s.at(pr, t)
+}
+
+func (s *Server) lock(l *Leaf) *leafLock {
+	lk := s.locks[l]
+	if lk == nil {
+		lk = &leafLock{}
+		s.locks[l] = lk
+	}
+	return lk
+}
+
+// pin pins leaf l's buffer for pr (ReadBuffer) and returns it.
+func (s *Server) pin(pr *proc, l *Leaf) int {
+	if l.Block >= s.rel.NBlocks[sim.MainForkNum] {
+		s.rel.NBlocks[sim.MainForkNum] = l.Block + 1 // _bt_split extended the index
+	}
+	id, err := s.Pool.ReadBuffer(&pr.backend, sim.BufferTag{Locator: s.rel.Locator, Block: l.Block})
+	if err != nil {
+		panic(fmt.Sprintf("pins: reading leaf %d: %v", l.Block, err))
+	}
+	s.Pool.TakeElapsed() // the lab's own costs price the access
+	s.bufOf[l.Block] = id
+	return id
+}
+
+// unpin releases pr's pin of buffer id and wakes VACUUM if it now has the buffer alone
+// (UnpinBuffer's wake-up of a BM_PIN_COUNT_WAITER).
+func (s *Server) unpin(pr *proc, id int) {
+	if err := s.Pool.ReleaseBuffer(&pr.backend, id); err != nil {
+		panic(err)
+	}
+	if s.vacWait == id && s.Pool.RefCount(id) == 1 {
+		s.vacWait = -1
+		s.at(s.vac, s.now)
+	}
+}
+
+// stamp is the Index's hook for a WAL-logged change of leaf l: the current backend pins the
+// page, logs the change through the pool (MarkBufferDirty, XLogInsert, PageSetLSN) and the
+// leaf takes the pool's LSN. Unlogged pages take a fake LSN in PostgreSQL 19.
+func (s *Server) stamp(l *Leaf) {
+	pr := s.cur
+	if pr == nil {
+		pr = s.vac
+	}
+	id := s.pin(pr, l)
+	if err := s.Pool.LogPageChange(&pr.backend, id, 64); err != nil {
+		panic(err)
+	}
+	s.Pool.TakeElapsed()
+	if s.cfg.Logged {
+		l.LSN = s.Pool.Desc(id).LSN
+		s.Index.lsn = l.LSN
+	} else if s.Index.FakeLSN {
+		s.Index.lsn++
+		l.LSN = s.Index.lsn
+	}
+	s.unpin(pr, id)
+}
+
+func (s *Server) emit(e Event) {
+	var b *sim.Backend
+	if s.cur != nil {
+		b = &s.cur.backend
+	}
+	id, ok := s.bufOf[e.Block]
+	if !ok {
+		id = -1
+	}
+	s.Pool.EmitLab(e.Kind, b, id)
+}
+
+// clientStep runs one phase of a pgbench client holding a core.
+func (s *Server) clientStep(pr *proc) {
+	c := &s.cfg.Cost
+	ix := s.Index
+	switch pr.pc {
+	case pcBegin:
+		// GetSnapshotData: the statement's snapshot, held until commit.
+		pr.xmin, pr.snapshot = ix.Commits(), true
+		s.snaps[pr.xmin]++
+		s.nSnaps++
+		pr.update = s.rng.Float64() >= s.cfg.SelectShare
+		pr.key = s.drawKey()
+		pr.extra += c.Statement + sim.Duration(ix.Levels())*c.DescendLevel + sim.Duration(len(s.procs))*c.SnapshotPerBackend
+		pr.pc = pcRead
+		s.clientStep(pr)
+	case pcRead:
+		// _bt_first → _bt_readpage under a share lock on the leaf.
+		l := ix.LeafOf(pr.key)
+		lk := s.lock(l)
+		if lk.exclUntil > s.now {
+			s.ContentWaits++
+			s.sleep(pr, lk.exclUntil, pcRead)
+			return
+		}
+		pr.buf = s.pin(pr, l)
+		keep := !s.cfg.Policy.DropsPin(true, s.cfg.Logged, s.cfg.IndexOnly && !pr.update)
+		pr.scan = ix.ReadPage(pr.key, keep)
+		d := c.ReadPage
+		lk.shareUntil = max(lk.shareUntil, s.now+d)
+		if !keep {
+			// _bt_drop_lock_and_maybe_pin: the lock and the pin go now.
+			pr.scan.Pinned = false
+			s.unpin(pr, pr.buf)
+			pr.buf = -1
+		}
+		s.run(pr, d, pcHeap)
+	case pcHeap:
+		n := ix.FetchHeap(pr.scan)
+		s.HeapVisits += uint64(n)
+		next := pcKill
+		if pr.update {
+			next = pcRowLock
+		}
+		s.run(pr, sim.Duration(n)*c.HeapVisit, next)
+	case pcRowLock:
+		if holder, held := s.rowLock[pr.key]; held && holder != pr.id {
+			s.RowLockWaits++
+			s.rowWait[pr.key] = append(s.rowWait[pr.key], pr.id)
+			s.releaseCore(pr)
+			pr.pc = pcEPQ
+			return
+		}
+		s.rowLock[pr.key] = pr.id
+		pr.oldTID = s.rowLive[pr.key]
+		pr.pc = pcUpdate
+		s.clientStep(pr)
+	case pcEPQ:
+		// Woken with the row lock: EvalPlanQual follows the update chain to the newest
+		// version, one more heap visit.
+		pr.oldTID = s.rowLive[pr.key]
+		s.HeapVisits++
+		s.run(pr, c.Wakeup+c.HeapVisit, pcUpdate)
+	case pcUpdate:
+		l := ix.LeafOf(pr.key)
+		lk := s.lock(l)
+		if t := max(lk.exclUntil, lk.shareUntil); t > s.now {
+			s.ContentWaits++
+			s.sleep(pr, t, pcUpdate)
+			return
+		}
+		d := c.HeapUpdate + sim.Duration(ix.Levels())*c.DescendLevel + c.IndexInsert
+		if ix.Unique {
+			n := ix.CheckUnique(pr.key)
+			s.HeapVisits += uint64(n)
+			d += sim.Duration(n) * c.HeapVisit
+		}
+		splits := ix.Splits
+		tid, deleted, split := ix.Insert(pr.key)
+		pr.newTID = tid
+		if deleted {
+			d += c.SimpleDelete
+		}
+		if split {
+			d += sim.Duration(ix.Splits-splits) * c.Split
+			s.emit(Event{Kind: EvSplit, Block: l.Block})
+		}
+		lk.exclUntil = s.now + d
+		s.run(pr, d, pcKill)
+	case pcKill:
+		sc := pr.scan
+		d := sim.Duration(0)
+		if len(sc.Killed) > 0 {
+			lk := s.lock(sc.Leaf)
+			if lk.exclUntil > s.now {
+				s.ContentWaits++
+				s.sleep(pr, lk.exclUntil, pcKill)
+				return
+			}
+			if !sc.Pinned {
+				pr.buf = s.pin(pr, sc.Leaf) // _bt_killitems reads the page again
+			}
+			before := sc.Leaf.LSN
+			set, lost := ix.KillItems(sc)
+			if !sc.Pinned && set > 0 && before != sc.LSN {
+				s.Violations = append(s.Violations, fmt.Sprintf("a dropped-pin scan set %d hints on leaf %d whose LSN moved", set, sc.Leaf.Block))
+			}
+			if set > 0 {
+				s.emit(Event{Kind: EvHintSet, Block: sc.Leaf.Block, N: set})
+			}
+			if lost > 0 {
+				s.emit(Event{Kind: EvHintLost, Block: sc.Leaf.Block, N: lost})
+			}
+			d = c.KillItems
+			lk.shareUntil = max(lk.shareUntil, s.now+d)
+		}
+		if pr.buf >= 0 {
+			s.unpin(pr, pr.buf)
+			pr.buf = -1
+		}
+		if pr.update {
+			s.run(pr, d+c.Commit, pcCommit)
+			return
+		}
+		s.run(pr, d+c.Commit, pcRelease)
+	case pcCommit:
+		if s.cfg.Logged {
+			// XLogFlush of the commit record: wait for a flush that starts after it.
+			s.releaseCore(pr)
+			pr.pc = pcRelease
+			pr.extra += c.Wakeup
+			s.flushNxt = append(s.flushNxt, pr.id)
+			if !s.flushing {
+				s.startFlush()
+			}
+			return
+		}
+		pr.pc = pcRelease
+		s.clientStep(pr)
+	case pcRelease:
+		if pr.extra > 0 {
+			s.run(pr, 0, pcRelease) // pay the wake-up first
+			return
+		}
+		if pr.update {
+			// Release the row's locks: the lock manager wakes the first waiter after
+			// walking the whole wait queue (ProcLockWakeup).
+			s.run(pr, c.LockRelease+sim.Duration(len(s.rowWait[pr.key]))*c.WaitQueueScan, pcHandoff)
+			return
+		}
+		pr.pc = pcHandoff
+		s.clientStep(pr)
+	case pcHandoff:
+		if pr.update {
+			ix.Commit(pr.newTID, pr.oldTID)
+			s.rowLive[pr.key] = pr.newTID
+			delete(s.rowLock, pr.key)
+			if q := s.rowWait[pr.key]; len(q) > 0 {
+				next := q[0]
+				if len(q) == 1 {
+					delete(s.rowWait, pr.key)
+				} else {
+					s.rowWait[pr.key] = q[1:]
+				}
+				s.rowLock[pr.key] = next
+				s.at(s.procs[next], s.now)
+			}
+		}
+		if pr.snapshot {
+			if s.snaps[pr.xmin]--; s.snaps[pr.xmin] == 0 {
+				delete(s.snaps, pr.xmin)
+			}
+			s.nSnaps--
+			pr.snapshot = false
+		}
+		s.Commits++
+		if s.SliceLen > 0 {
+			i := int(s.now / s.SliceLen)
+			for len(s.SliceCommits) <= i {
+				s.SliceCommits = append(s.SliceCommits, 0)
+			}
+			s.SliceCommits[i]++
+		}
+		s.releaseCore(pr)
+		pr.pc = pcBegin
+		pr.scan = nil
+		s.at(pr, s.now+c.NetRoundTrip)
+	}
+}
+
+// startFlush starts a flush of the WAL device: one flush at a time, each serving every
+// commit that asked before it started (group commit). Its end is an event of a pseudo proc
+// numbered len(procs).
+func (s *Server) startFlush() {
+	s.flushing = true
+	s.flushNow, s.flushNxt = s.flushNxt, s.flushNow[:0]
+	s.seq++
+	heap.Push(&s.events, event{at: s.now + s.cfg.Cost.WALFlush, seq: s.seq, p: len(s.procs)})
+}
+
+func (s *Server) endFlush() {
+	for _, id := range s.flushNow {
+		s.at(s.procs[id], s.now)
+	}
+	s.flushNow = s.flushNow[:0]
+	s.flushing = false
+	if len(s.flushNxt) > 0 {
+		s.startFlush()
+	}
+}
+
+// vacuumStep runs one step of VACUUM's btvacuumscan: each leaf in order, under a cleanup lock.
+func (s *Server) vacuumStep(pr *proc) {
+	ix := s.Index
+	switch pr.pc {
+	case pcVacStart:
+		s.VacuumRuns++
+		pr.vacLeaf = 0
+		pr.pc = pcVacLeaf
+		s.at(pr, s.now)
+	case pcVacLeaf:
+		if pr.vacLeaf >= len(ix.Leaves) {
+			pr.pc = pcVacStart
+			s.WaitingOnBlock = 0
+			s.at(pr, s.now+s.cfg.VacuumEvery)
+			return
+		}
+		l := ix.Leaves[pr.vacLeaf]
+		if pr.buf < 0 {
+			pr.buf = s.pin(pr, l)
+			pr.waitFrom = -1
+		}
+		// _bt_upgradelockbufcleanup → LockBufferForCleanup.
+		ok, err := s.Pool.LockBufferForCleanup(&pr.backend, pr.buf)
+		if err != nil {
+			panic(err)
+		}
+		if !ok {
+			if pr.waitFrom < 0 {
+				pr.waitFrom = s.now
+				s.VacuumWaits++
+				s.WaitingOnBlock = l.Block
+				s.emit(Event{Kind: EvVacuumWait, Block: l.Block})
+			}
+			s.vacWait = pr.buf
+			return // woken by the last other unpin
+		}
+		if s.Pool.RefCount(pr.buf) != 1 {
+			s.Violations = append(s.Violations, fmt.Sprintf("cleanup lock on leaf %d granted with %d pins", l.Block, s.Pool.RefCount(pr.buf)))
+		}
+		lk := s.lock(l)
+		if t := max(lk.exclUntil, lk.shareUntil); t > s.now {
+			s.at(pr, t) // the exclusive content lock waits for the holders
+			return
+		}
+		if pr.waitFrom >= 0 {
+			s.VacuumWait += s.now - pr.waitFrom
+			s.WaitingOnBlock = 0
+			s.emit(Event{Kind: EvVacuumGranted, Block: l.Block})
+		}
+		s.Pool.UnlockCleanup(&pr.backend, pr.buf)
+		s.cur = pr
+		ix.VacuumPage(l)
+		s.cur = nil
+		d := s.cfg.Cost.VacuumPage
+		lk.exclUntil = s.now + d
+		s.unpin(pr, pr.buf)
+		pr.buf = -1
+		pr.vacLeaf++
+		s.at(pr, s.now+d)
+	}
+}

@@ -1,0 +1,51 @@
+package pins
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bufferscope/bufferscope/sim"
+	simpins "github.com/bufferscope/bufferscope/sim/labs/pins"
+)
+
+// The inspector lists a leaf's items as bt_page_items does, with its LSN and counts, and
+// says nothing about an empty buffer.
+func TestInspectLeaf(t *testing.T) {
+	l := simpins.Lab{}
+	vals, _ := l.Params().Parse(map[string]string{"shared_buffers": "8MB", "clients": "20"})
+	run, err := l.New(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView()
+	v.Attach(run, run.Legend(), func(int32) int { return -1 })
+	if _, err := v.Step(run, 20000, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := run.Sim()
+	found := false
+	for id := range s.Pool.NBuffers {
+		info := v.Inspect(id)
+		d := s.Pool.Desc(id)
+		if !d.State.Has(sim.BM_TAG_VALID) {
+			if info != nil {
+				t.Fatalf("empty buffer %d inspected as %v", id, info)
+			}
+			continue
+		}
+		if info["page"] != "leaf" {
+			continue
+		}
+		found = true
+		if !strings.HasPrefix(info["btPageItems"].(string), "itemoffset | ctid | dead | data\n1 | ") || info["items"].(int) == 0 {
+			t.Fatalf("leaf in buffer %d: %v", id, info)
+		}
+		break
+	}
+	if !found {
+		t.Fatal("no leaf page in the pool")
+	}
+	if !v.Options().HideHand {
+		t.Error("the clock hand is shown")
+	}
+}
