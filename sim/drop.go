@@ -325,9 +325,10 @@ func (p *Pool) AdvanceDrop(o *DropOp, units int) bool {
 	}
 	// Descriptors whose relfilenumber matches no relation are passed in bulk through the
 	// packed array; each is charged exactly as the precheck would cost.
-	miss := p.Cost.DescriptorCheck + Duration(max(len(o.locs)-1, 0))*p.Cost.LocatorCompare
+	check := p.Cost.DescriptorScanCost(p.NBuffers)
+	miss := check + Duration(max(len(o.locs)-1, 0))*p.Cost.LocatorCompare
 	if o.bsearch {
-		miss = p.Cost.DescriptorCheck + Duration(bits.Len(uint(len(o.locs))))*p.Cost.LocatorCompare
+		miss = check + Duration(bits.Len(uint(len(o.locs))))*p.Cost.LocatorCompare
 	}
 	for units > 0 && o.next < p.NBuffers {
 		end := min(p.NBuffers, o.next+units)
@@ -348,7 +349,7 @@ func (p *Pool) AdvanceDrop(o *DropOp, units int) bool {
 		p.Stats.DescriptorsChecked++
 		o.res.DescriptorsChecked++
 		units--
-		p.charge(p.Cost.DescriptorCheck)
+		p.charge(check)
 		match := false
 		if o.bsearch {
 			_, match = slices.BinarySearchFunc(o.locs, d.Tag.Locator, compareLocators)
@@ -410,7 +411,9 @@ func (p *Pool) finishInvalidate(o *DropOp, id int) bool {
 	}
 	o.waiting = -1
 	p.invalidateBuffer(id)
-	p.charge(p.Cost.Lookup) // BufTableDelete under the exclusive partition lock
+	// InvalidateBuffer hashes the tag again and deletes the entry under the exclusive
+	// partition lock: the price of a lookup.
+	p.charge(p.Cost.BufTableLookupCost(p.NBuffers))
 	o.res.Invalidated++
 	return true
 }
@@ -438,7 +441,7 @@ func (p *Pool) advanceLookups(o *DropOp, units int) bool {
 		p.lockPartition(hash)
 		p.Stats.Lookups++
 		o.res.Lookups++
-		p.charge(p.Cost.Lookup)
+		p.charge(p.Cost.BufTableLookupCost(p.NBuffers))
 		// The recheck under the header lock: the tag cannot have changed here, as no other
 		// process runs during a step.
 		id := p.table.lookup(k, hash)

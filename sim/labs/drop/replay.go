@@ -115,9 +115,14 @@ func (r *replay) redo(p *sim.Pool, rel *sim.Relation, f sim.ForkNumber, blk sim.
 // startTruncate replays XLOG_SMGR_TRUNCATE to zero blocks: minRecoveryPoint first, then
 // DropRelationBuffers on the main fork from 0, the FSM from block 2 (if longer) and the VM
 // from 0 (if any).
+//
+// Its fixed work, besides the drop: ReplayRecord for the record, ControlFileSync because
+// smgr_redo calls XLogFlush(lsn) first, which in recovery only advances minRecoveryPoint
+// (UpdateMinRecoveryPoint → UpdateControlFile: write pg_control, fsync it), and, when the
+// drop is done, one FileOp per truncated fork (mdtruncate's ftruncate; endDrop).
 func (r *replay) startTruncate(p *sim.Pool, rel *sim.Relation) {
 	p.Charge(p.Cost.ReplayRecord)
-	p.Charge(p.Cost.WALFlush)
+	p.Charge(p.Cost.ControlFileSync)
 	r.forks, r.first = []sim.ForkNumber{sim.MainForkNum}, []sim.BlockNumber{0}
 	if rel.NBlocks[sim.FSMForkNum] > fsmTruncateKeepBlock {
 		r.forks, r.first = append(r.forks, sim.FSMForkNum), append(r.first, fsmTruncateKeepBlock)
@@ -170,11 +175,16 @@ func (r *replay) endDrop(p *sim.Pool) {
 		}
 		r.ri++
 	} else { // a commit: minRecoveryPoint, then unlink every fork
-		p.Charge(p.Cost.WALFlush)
+		// xact_redo_commit calls XLogFlush(lsn) before DropRelationFiles: in recovery that
+		// advances minRecoveryPoint, one write and fsync of pg_control (ControlFileSync).
+		// Then mdunlinkfork, in redo, truncates each existing fork's file to nothing
+		// (do_truncate) and unlinks it: two FileOps. A fork that does not exist costs a
+		// failed open, which is not charged.
+		p.Charge(p.Cost.ControlFileSync)
 		for _, rel := range r.xact {
 			for f := sim.MainForkNum; f <= sim.MaxForkNum; f++ {
 				if rel.Exists(f) {
-					p.Charge(p.Cost.FileOp)
+					p.Charge(2 * p.Cost.FileOp)
 				}
 			}
 		}

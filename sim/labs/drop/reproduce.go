@@ -206,8 +206,16 @@ func (r *Reproduction) Markdown() string {
 		}
 		fmt.Fprintf(&b, "- **%s** %s: %s\n", mark, c.Name, c.Detail)
 	}
-	c := r.Cost
-	fmt.Fprintf(&b, "\nCost model: descriptor check %v, lookup %v, locator compare %v, replay record %v, WAL flush %v, file op %v, read from OS cache %v.\n",
-		c.DescriptorCheck, c.Lookup, c.LocatorCompare, c.ReplayRecord, c.WALFlush, c.FileOp, c.ReadOSCache)
+	b.WriteString("\nCost parts (`bufferscope drop --costs`):")
+	for i, p := range sim.CostParts() {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s %s %s", sep, p.Key, p.Value(r.Cost))
+	}
+	nb, _ := sim.SharedBuffersToNBuffers("100GB")
+	fmt.Fprintf(&b, ". At 100GB a lookup costs %v and a descriptor check %v.\n",
+		r.Cost.BufTableLookupCost(nb), r.Cost.DescriptorScanCost(nb))
 	return b.String()
 }
