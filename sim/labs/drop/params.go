@@ -78,6 +78,20 @@ var table = &lab.Table{
 				return t.String(), nil
 			},
 			Doc: "BUF_DROP_FULL_SCAN_THRESHOLD: PostgreSQL 14 looks blocks up only when fewer than this many are dropped at once; NB/32 is PostgreSQL's value."},
+		{Key: "device", Label: "Storage", Kind: lab.Choice, Default: sim.DeviceServer.String(), Advanced: true,
+			Choices: deviceOptions(),
+			Doc:     "The storage preset that prices pg_control's fsync (once per replayed record that drops or truncates) and each file create, truncate or unlink."},
+		{Key: "cost", Label: "Cost parts", Kind: lab.Text, Unit: "PART=VALUE", Default: "", Advanced: true, Repeat: true,
+			Parse: func(s string, _ lab.Values) (string, error) {
+				if _, err := sim.ParseCostOverrides(s, sim.CostModel{}); err != nil {
+					return "", err
+				}
+				return normaliseCosts(s), nil
+			},
+			Doc: "Overrides of the cost model's parts, as comma-separated PART=VALUE (memory_latency=200ns, cache_size=30MB); " +
+				"bufferscope drop --costs lists the parts with their defaults, units and sources. A lookup costs tag_hash + lwlock_pair + " +
+				"a probe (cache_probe while the mapping table fits in cache_size, memory_latency beyond); a descriptor check costs " +
+				"descriptor_compare while the descriptors fit in cache_size, memory_line beyond."},
 		{Key: "seed", Label: "Seed", Kind: lab.Uint, Default: "1", CLI: true,
 			Doc: "Accepted for symmetry with the other commands: the replay draws no random numbers, so every seed prints the same table."},
 	},
@@ -118,8 +132,54 @@ func ExperimentOf(v lab.Values) (Experiment, sim.DropPolicy) {
 	return Experiment{
 		NBuffers: lab.NBuffers(v), Tables: gs, Op: op,
 		SingleXact: v.Text("transactions") == singleXact, InRecovery: v.Text("mode") == recovery,
-		Threshold: t,
+		Threshold: t, Cost: CostOf(v),
 	}, pol
+}
+
+// CostOf returns the cost model v describes: the device preset, then the overridden parts.
+// A value without the cost parameters (an older address) gives the defaults.
+func CostOf(v lab.Values) sim.CostModel {
+	var c sim.CostModel
+	if d, err := sim.ParseDevice(v["device"]); err == nil {
+		c.Device = d
+	}
+	c, _ = sim.ParseCostOverrides(v["cost"], c)
+	return c
+}
+
+// deviceOptions are the device presets as choices.
+func deviceOptions() []lab.Option {
+	var out []lab.Option
+	for _, d := range sim.Devices() {
+		c := sim.CostModel{Device: d}.WithDefaults()
+		out = append(out, lab.Option{Value: d.String(),
+			Label: fmt.Sprintf("%s (pg_control fsync %v)", d, c.ControlFileSync),
+			Doc:   fmt.Sprintf("pg_control's write and fsync %v, a file call %v: %s.", c.ControlFileSync, c.FileOp, d.Source())})
+	}
+	return out
+}
+
+// normaliseCosts writes overrides as PART=VALUE joined by commas, without spaces; a part
+// given twice keeps its last value, in the place of its first.
+func normaliseCosts(s string) string {
+	var keys []string
+	vals := map[string]string{}
+	for _, item := range strings.Split(s, ",") {
+		k, val, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok {
+			continue
+		}
+		k, val = strings.TrimSpace(k), strings.TrimSpace(val)
+		if _, seen := vals[k]; !seen {
+			keys = append(keys, k)
+		}
+		vals[k] = val
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + vals[k]
+	}
+	return strings.Join(parts, ",")
 }
 
 // problemOf returns what sim found wrong with a value, without the value itself.
