@@ -102,8 +102,8 @@ var Pending = map[Experiment]string{
 	ExpVacuumRing:  "The ring lab has not landed; real figures recorded.",
 	ExpSeqScanRing: "The ring lab has not landed; real figures recorded.",
 	ExpVacuumWAL:   "The ring lab has not landed; real figures recorded.",
-	ExpDrop:        "The drop lab is being refactored and is not wired in yet; real figures recorded.",
-	ExpReplay:      "The drop lab is being refactored and is not wired in yet; real figures recorded.",
+	ExpDrop:        "The drop lab's side (DropHooks) was not given to the report; real figures recorded.",
+	ExpReplay:      "The drop lab's side (DropHooks) was not given to the report; real figures recorded.",
 	ExpLPDead:      "The pins lab has not landed; real figures recorded.",
 }
 
