@@ -471,3 +471,35 @@ func (o *DropOp) Cursor() int {
 
 // Waiting returns the pinned buffer the op waits on, or -1.
 func (o *DropOp) Waiting() int { return o.waiting }
+
+// ForgetsSizesAtCheckpoint reports whether replaying a checkpoint record frees the startup
+// process's SMgrRelations, and with them every cached fork size (smgr_cached_nblocks): true
+// from PostgreSQL 17. Commit 8c8f7b199d ("Fix leak with SMgrRelations in startup process",
+// September 2025) calls smgrdestroyall() in xlog_redo after a checkpoint record, online or
+// shutdown, and was back-patched to 17 and 18 (its message: "backpatch down to v17", where
+// 21d9c3ee4e gave SMgrRelations their lifetime); which minor releases carry it is not
+// checked here.
+func (v Version) ForgetsSizesAtCheckpoint() bool { return v.Resolve() >= 17 }
+
+// RedoCheckpoint is the part of xlog_redo for a checkpoint record that concerns drops: from
+// PostgreSQL 17 it mirrors smgrdestroyall(), forgetting every relation's cached sizes, so a
+// relation that nothing touches again before it is dropped is dropped by a full scan however
+// small it is (a fork without a cached size that exists forces the scan). It does nothing
+// outside recovery or before 17.
+func (p *Pool) RedoCheckpoint() {
+	if !p.InRecovery || !p.Version.ForgetsSizesAtCheckpoint() {
+		return
+	}
+	for _, r := range p.cat.rels {
+		r.SizeCached = [MaxForkNum + 1]bool{}
+	}
+}
+
+// CacheForkSize mirrors what smgrnblocks does for the drop paths in recovery: it caches the
+// size of rel's fork f, as a redo routine's read of the fork (XLogReadBufferExtended) or
+// smgr_redo's truncation (which asks for each fork's old size) does.
+func (p *Pool) CacheForkSize(r *Relation, f ForkNumber) {
+	if p.InRecovery {
+		r.SizeCached[f] = true
+	}
+}

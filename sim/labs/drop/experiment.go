@@ -107,6 +107,12 @@ type Experiment struct {
 	Threshold   sim.Threshold // the zero value is NBuffers/32
 	Cost        sim.CostModel
 	MaxReplayed int // refuse experiments that would replay more page records than this; 0: no limit
+	// Version is the server's major version; the zero value is sim.DefaultVersion (17).
+	Version sim.Version
+	// Checkpoint replays a checkpoint record after the relations were last written and
+	// before the operation: from PostgreSQL 17 it forgets their cached sizes
+	// (sim.Pool.RedoCheckpoint), so a commit that drops them scans the pool.
+	Checkpoint bool
 }
 
 // Result is what one experiment did and how long it took in modelled time.
@@ -145,7 +151,9 @@ func vmBlocks(n int) int { return (n + heapBlocksPerVMPage - 1) / heapBlocksPerV
 // The pool first receives the relations' pages (as replaying their inserts left them), then
 // the pages of another relation until every buffer is used. Sizes of the forks are cached,
 // as the startup process asked for them while replaying the inserts (smgrextend) and the
-// VACUUM records. Replay then charges, per record, ReplayRecord plus the ReadBuffer calls its
+// VACUUM records. With Checkpoint, a checkpoint record is replayed first (from PostgreSQL 17
+// it forgets every cached size; a VACUUM's page records and its truncation ask for the sizes
+// again, a commit's drop does not). Replay then charges, per record, ReplayRecord plus the ReadBuffer calls its
 // redo makes; a truncation or a commit that drops files first updates minRecoveryPoint
 // (XLogFlush in recovery, an fsync of pg_control: one WALFlush) and costs a FileOp per file.
 //   - vacuum, per relation: for each heap page a prune record (the heap page and its FSM leaf)
@@ -182,7 +190,7 @@ func prepareDropPool(e Experiment) (*sim.Pool, []*sim.Relation, error) {
 	if e.Op == OpVacuum && e.SingleXact {
 		return nil, nil, fmt.Errorf("VACUUM cannot run inside a transaction block: it takes one per relation")
 	}
-	p, err := sim.NewPool(e.NBuffers, 17, e.Cost)
+	p, err := sim.NewPool(e.NBuffers, e.Version, e.Cost)
 	if err != nil {
 		return nil, nil, err
 	}

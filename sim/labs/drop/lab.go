@@ -204,6 +204,10 @@ that drops or truncates fsyncs pg_control (the --device preset) and truncates
 and unlinks each fork's file. --costs lists every part with its value, default,
 unit and source; --cost PART=VALUE (repeatable) overrides one.
 
+--checkpoint yes replays a checkpoint record before the operation: from
+PostgreSQL 17 (--version) that forgets every cached size (commit 8c8f7b199d),
+so a DROP or TRUNCATE commit scans the pool however small its relations are.
+
 --reproduce instead runs the experiments behind the published drop measurements
 (pgsql-hackers, January 2021) and prints the published tables beside the
 simulated ones as Markdown, with each target marked pass or FAIL; progress goes
@@ -221,6 +225,7 @@ Examples:
   bufferscope drop --tables 1xNB/16 --op vacuum --policy pg13,lookup \
       --shared-buffers 100GB --cost memory_latency=200ns --cost memory_line=8ns
   bufferscope drop --tables 1000x1 --op truncate --device hdd
+  bufferscope drop --tables 100x1 --op truncate --checkpoint yes --version 16
   bufferscope drop --reproduce > drop.md
 `
 }

@@ -78,6 +78,14 @@ var table = &lab.Table{
 				return t.String(), nil
 			},
 			Doc: "BUF_DROP_FULL_SCAN_THRESHOLD: PostgreSQL 14 looks blocks up only when fewer than this many are dropped at once; NB/32 is PostgreSQL's value."},
+		{Key: "checkpoint", Label: "Checkpoint before the drops", Kind: lab.Choice, Default: "no", Advanced: true,
+			Choices: []lab.Option{
+				{Value: "no", Label: "no", Doc: "The relations' sizes are still cached from the replay of their inserts."},
+				{Value: "yes", Label: "yes", Doc: "A checkpoint record is replayed between the relations' last change and the drops: from PostgreSQL 17 its replay forgets every cached size (commit 8c8f7b199d), so DROP and TRUNCATE commits scan the pool; VACUUM's truncation asks for the sizes again."},
+			},
+			Doc: "Whether a checkpoint record is replayed after the relations were last written and before the operation."},
+		{Key: "version", Label: "PostgreSQL version", Kind: lab.Int, Default: "17", Min: float64(sim.MinVersion), Max: float64(sim.MaxVersion), Advanced: true,
+			Doc: "The server's major version; it decides whether replaying a checkpoint record forgets the cached sizes (17 and later). The drop policy decides the path choice."},
 		{Key: "device", Label: "Storage", Kind: lab.Choice, Default: sim.DeviceServer.String(), Advanced: true,
 			Choices: deviceOptions(),
 			Doc:     "The storage preset that prices pg_control's fsync (once per replayed record that drops or truncates) and each file create, truncate or unlink."},
@@ -132,7 +140,7 @@ func ExperimentOf(v lab.Values) (Experiment, sim.DropPolicy) {
 	return Experiment{
 		NBuffers: lab.NBuffers(v), Tables: gs, Op: op,
 		SingleXact: v.Text("transactions") == singleXact, InRecovery: v.Text("mode") == recovery,
-		Threshold: t, Cost: CostOf(v),
+		Threshold: t, Cost: CostOf(v), Checkpoint: v["checkpoint"] == "yes", Version: versionOf(v),
 	}, pol
 }
 
@@ -145,6 +153,14 @@ func CostOf(v lab.Values) sim.CostModel {
 	}
 	c, _ = sim.ParseCostOverrides(v["cost"], c)
 	return c
+}
+
+// versionOf returns v's version, or the default for a value without one.
+func versionOf(v lab.Values) sim.Version {
+	if _, ok := v["version"]; !ok {
+		return 0
+	}
+	return sim.Version(v.Int("version"))
 }
 
 // deviceOptions are the device presets as choices.

@@ -19,6 +19,8 @@ type replay struct {
 	paths [sim.PathLookup + 1]bool
 	res   Result
 	units uint64 // units performed so far
+	// checkpointed is set once the checkpoint record of Experiment.Checkpoint is replayed.
+	checkpointed bool
 }
 
 // replayPhase is where a replay is.
@@ -45,6 +47,13 @@ func (r *replay) step(p *sim.Pool, units int) (bool, error) {
 	for units > 0 && r.phase != phaseDone {
 		switch r.phase {
 		case phaseStart:
+			if r.e.Checkpoint && !r.checkpointed {
+				units--
+				p.Charge(p.Cost.ReplayRecord)
+				p.RedoCheckpoint()
+				r.checkpointed = true
+				continue
+			}
 			if r.ri >= len(r.rels) {
 				r.finish()
 				continue
@@ -102,6 +111,7 @@ func (r *replay) vacuumPage(p *sim.Pool, rel *sim.Relation, blk sim.BlockNumber)
 // redo reads a page as a redo routine does, dirties it and stamps it with the record's LSN.
 // WAL advances as it is read, not inserted, so no WALInsert is charged.
 func (r *replay) redo(p *sim.Pool, rel *sim.Relation, f sim.ForkNumber, blk sim.BlockNumber) error {
+	p.CacheForkSize(rel, f) // XLogReadBufferExtended asks smgrnblocks
 	id, err := p.ReadBuffer(&r.b, sim.BufferTag{Locator: rel.Locator, Fork: f, Block: blk})
 	if err != nil {
 		return err
@@ -129,6 +139,11 @@ func (r *replay) startTruncate(p *sim.Pool, rel *sim.Relation) {
 	}
 	if rel.NBlocks[sim.VisibilityMapForkNum] > 0 {
 		r.forks, r.first = append(r.forks, sim.VisibilityMapForkNum), append(r.first, 0)
+	}
+	// smgr_redo asks each fork's old size before smgrtruncate (38c579b089, back-patched to
+	// every supported release), so the sizes are cached even after a checkpoint forgot them.
+	for _, f := range r.forks {
+		p.CacheForkSize(rel, f)
 	}
 	r.xact = []*sim.Relation{rel}
 	t0 := p.Elapsed()
