@@ -46,7 +46,7 @@ func (Lab) New(v lab.Values) (lab.Run, error) {
 func relations(gs []TableGroup) int {
 	n := 0
 	for _, g := range gs {
-		n += g.Count
+		n += g.Count * g.Relations()
 	}
 	return n
 }

@@ -29,7 +29,7 @@ const (
 var table = &lab.Table{
 	Params: []lab.Param{
 		lab.SharedBuffers("The size of the pool: a full scan checks every one of its buffer descriptors."),
-		{Key: "tables", Label: "Relations", Kind: lab.Text, Unit: "COUNTxBLOCKS", Default: DefaultTables,
+		{Key: "tables", Label: "Tables", Kind: lab.Text, Unit: "COUNTxBLOCKS", Default: DefaultTables,
 			Parse: func(s string, _ lab.Values) (string, error) {
 				gs, err := ParseTableGroups(s)
 				if err != nil {
@@ -41,8 +41,10 @@ var table = &lab.Table{
 				}
 				return strings.Join(parts, ","), nil
 			},
-			Doc: fmt.Sprintf("The relations, as comma-separated groups COUNTxBLOCKS: 1000x1 is 1000 relations of one block; "+
-				"BLOCKS may be NB/k, NBuffers/k of the pool (1xNB/32); at most %d relations and %d blocks (1TB) in all.", MaxRelations, MaxBlocks)},
+			Doc: fmt.Sprintf("The tables, as comma-separated groups COUNTxBLOCKS: 1000x1 is 1000 tables of one block; "+
+				"BLOCKS may be NB/k, NBuffers/k of the pool (1xNB/32). +Ni gives each table N B-tree indexes of 1+⌈2×BLOCKS/3⌉ blocks "+
+				"and +t a TOAST table (empty) with its index (one block): 1000x1+2i+t. DROP TABLE and TRUNCATE drop a table with its "+
+				"indexes and TOAST in one call; VACUUM truncates only the heap. At most %d relations and %d blocks (1TB) in all.", MaxRelations, MaxBlocks)},
 		{Key: "op", Label: "Operation", Kind: lab.Choice, Default: OpDrop.String(),
 			Choices: []lab.Option{
 				{Value: "drop", Label: "DROP TABLE", Doc: "The replay of each commit record unlinks the relations' files and drops all their buffers (DropRelationsAllBuffers)."},
@@ -120,7 +122,7 @@ func check(v lab.Values) []*lab.Problem {
 	n := lab.NBuffers(v)
 	var blocks uint64
 	for _, g := range gs {
-		blocks += uint64(g.Count) * uint64(g.Resolve(n))
+		blocks += uint64(g.Count) * uint64(g.TableBlocks(n))
 	}
 	if blocks > MaxBlocks {
 		out = append(out, &lab.Problem{Key: "tables", Value: v.Text("tables"),

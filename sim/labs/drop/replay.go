@@ -6,11 +6,13 @@ import "github.com/bufferscope/bufferscope/sim"
 // through it unit by unit. A unit is one WAL record replayed, one descriptor checked or one
 // lookup made. RunExperiment documents what is replayed.
 type replay struct {
-	e     Experiment
-	rels  []*sim.Relation
+	e    Experiment
+	rels []*sim.Relation // every relation: each table's heap, then its indexes and TOAST
+	// span[i] is the number of relations of the table whose heap is rels[i] (0 elsewhere).
+	span  []int
 	b     sim.Backend
 	phase replayPhase
-	ri    int             // vacuum: the relation being vacuumed; else the first of the transaction
+	ri    int             // index in rels of the heap being vacuumed, or of the transaction's first
 	blk   sim.BlockNumber // vacuum: the next heap page to replay
 	op    *sim.DropOp
 	xact  []*sim.Relation   // the relations of the op
@@ -34,7 +36,15 @@ const (
 )
 
 func newReplay(p *sim.Pool, rels []*sim.Relation, e Experiment) *replay {
-	return &replay{e: e, rels: rels, b: sim.Backend{ID: 0}}
+	span := make([]int, len(rels))
+	i := 0
+	for _, g := range e.Tables {
+		for range g.Count {
+			span[i] = g.Relations()
+			i += g.Relations()
+		}
+	}
+	return &replay{e: e, rels: rels, span: span, b: sim.Backend{ID: 0}}
 }
 
 // step performs up to units units and reports whether the replay has finished.
@@ -155,11 +165,12 @@ func (r *replay) startTruncate(p *sim.Pool, rel *sim.Relation) {
 // startCommit replays a DROP or TRUNCATE transaction: for TRUNCATE the creation of each new
 // relfilenode, then the commit record, whose DropRelationFiles calls DropRelationsAllBuffers.
 func (r *replay) startCommit(p *sim.Pool) {
-	n := 1
+	// One table per transaction, with its indexes and TOAST, or every table in one.
+	end := r.ri + r.span[r.ri]
 	if r.e.SingleXact {
-		n = len(r.rels)
+		end = len(r.rels)
 	}
-	r.xact = r.rels[r.ri:min(r.ri+n, len(r.rels))]
+	r.xact = r.rels[r.ri:end]
 	if r.e.Op == OpTruncate {
 		for range r.xact {
 			p.Charge(p.Cost.ReplayRecord + p.Cost.FileOp) // XLOG_SMGR_CREATE
@@ -188,7 +199,7 @@ func (r *replay) endDrop(p *sim.Pool) {
 			p.Charge(p.Cost.FileOp)
 			rel.NBlocks[f] = r.first[i]
 		}
-		r.ri++
+		r.ri += r.span[r.ri] // the indexes and TOAST keep their pages
 	} else { // a commit: minRecoveryPoint, then unlink every fork
 		// xact_redo_commit calls XLogFlush(lsn) before DropRelationFiles: in recovery that
 		// advances minRecoveryPoint, one write and fsync of pg_control (ControlFileSync).
