@@ -102,9 +102,24 @@ var Pending = map[Experiment]string{
 	ExpVacuumRing:  "The ring lab has not landed; real figures recorded.",
 	ExpSeqScanRing: "The ring lab has not landed; real figures recorded.",
 	ExpVacuumWAL:   "The ring lab has not landed; real figures recorded.",
-	ExpDrop:        "The drop lab is being refactored and is not wired in yet; real figures recorded.",
-	ExpReplay:      "The drop lab is being refactored and is not wired in yet; real figures recorded.",
+	ExpDrop:        "The drop lab's side (DropHooks) was not given to the report; real figures recorded.",
+	ExpReplay:      "The drop lab's side (DropHooks) was not given to the report; real figures recorded.",
 	ExpLPDead:      "The pins lab has not landed; real figures recorded.",
+}
+
+// SimulatedNotes says how an experiment's hook simulates it and compares; the report prints
+// it when the hook is given.
+var SimulatedNotes = map[Experiment]string{
+	ExpDrop: "the drop lab (`bufferscope drop --mode primary --op drop --tables 200x1`) at the same sizes with the major's " +
+		"policy (pg13 for 13, pg14 for 14+) and the default cost parts. A size's row agrees when the simulated drop " +
+		"takes the path the real growth shows (a full scan on a primary); the shape row when the growth has the same " +
+		"name. The simulated milliseconds carry only the replay-side fixed work (no parsing, planning, catalog " +
+		"updates or commit flush), so the simulated growth is steeper than the real one; compare the slopes.",
+	ExpReplay: "the drop lab (`bufferscope drop --op truncate --tables 200x1`, in recovery) at the same sizes with the " +
+		"major's policy (pg13 for 13, pg14 for 14+); pg_control's update is priced without its fsync, as the real run " +
+		"had fsync off (`--cost control_file_sync=15us`). The catalog records each TRUNCATE also writes are not " +
+		"modelled. A size's row agrees when the simulated path is the expected one (scan on 13, lookup on 14+); the " +
+		"shape row when the growth has the same name.",
 }
 
 // Rows flattens the results into report rows, experiment by experiment, major by major.
@@ -341,6 +356,8 @@ func Report(w io.Writer, res *Results, hooks Hooks) error {
 		hook := hooks[e]
 		if hook == nil {
 			fmt.Fprintf(&b, "*Simulated side:* %s\n\n", Pending[e])
+		} else if n := SimulatedNotes[e]; n != "" {
+			fmt.Fprintf(&b, "*Simulated side:* %s\n\n", n)
 		}
 		if len(mine) == 0 {
 			b.WriteString("No results.\n\n")

@@ -325,9 +325,10 @@ func (p *Pool) AdvanceDrop(o *DropOp, units int) bool {
 	}
 	// Descriptors whose relfilenumber matches no relation are passed in bulk through the
 	// packed array; each is charged exactly as the precheck would cost.
-	miss := p.Cost.DescriptorCheck + Duration(max(len(o.locs)-1, 0))*p.Cost.LocatorCompare
+	check := p.Cost.DescriptorScanCost(p.NBuffers)
+	miss := check + Duration(max(len(o.locs)-1, 0))*p.Cost.LocatorCompare
 	if o.bsearch {
-		miss = p.Cost.DescriptorCheck + Duration(bits.Len(uint(len(o.locs))))*p.Cost.LocatorCompare
+		miss = check + Duration(bits.Len(uint(len(o.locs))))*p.Cost.LocatorCompare
 	}
 	for units > 0 && o.next < p.NBuffers {
 		end := min(p.NBuffers, o.next+units)
@@ -348,7 +349,7 @@ func (p *Pool) AdvanceDrop(o *DropOp, units int) bool {
 		p.Stats.DescriptorsChecked++
 		o.res.DescriptorsChecked++
 		units--
-		p.charge(p.Cost.DescriptorCheck)
+		p.charge(check)
 		match := false
 		if o.bsearch {
 			_, match = slices.BinarySearchFunc(o.locs, d.Tag.Locator, compareLocators)
@@ -410,7 +411,9 @@ func (p *Pool) finishInvalidate(o *DropOp, id int) bool {
 	}
 	o.waiting = -1
 	p.invalidateBuffer(id)
-	p.charge(p.Cost.Lookup) // BufTableDelete under the exclusive partition lock
+	// InvalidateBuffer hashes the tag again and deletes the entry under the exclusive
+	// partition lock: the price of a lookup.
+	p.charge(p.Cost.BufTableLookupCost(p.NBuffers))
 	o.res.Invalidated++
 	return true
 }
@@ -438,7 +441,7 @@ func (p *Pool) advanceLookups(o *DropOp, units int) bool {
 		p.lockPartition(hash)
 		p.Stats.Lookups++
 		o.res.Lookups++
-		p.charge(p.Cost.Lookup)
+		p.charge(p.Cost.BufTableLookupCost(p.NBuffers))
 		// The recheck under the header lock: the tag cannot have changed here, as no other
 		// process runs during a step.
 		id := p.table.lookup(k, hash)
@@ -468,3 +471,35 @@ func (o *DropOp) Cursor() int {
 
 // Waiting returns the pinned buffer the op waits on, or -1.
 func (o *DropOp) Waiting() int { return o.waiting }
+
+// ForgetsSizesAtCheckpoint reports whether replaying a checkpoint record frees the startup
+// process's SMgrRelations, and with them every cached fork size (smgr_cached_nblocks): true
+// from PostgreSQL 17. Commit 8c8f7b199d ("Fix leak with SMgrRelations in startup process",
+// September 2025) calls smgrdestroyall() in xlog_redo after a checkpoint record, online or
+// shutdown, and was back-patched to 17 and 18 (its message: "backpatch down to v17", where
+// 21d9c3ee4e gave SMgrRelations their lifetime); which minor releases carry it is not
+// checked here.
+func (v Version) ForgetsSizesAtCheckpoint() bool { return v.Resolve() >= 17 }
+
+// RedoCheckpoint is the part of xlog_redo for a checkpoint record that concerns drops: from
+// PostgreSQL 17 it mirrors smgrdestroyall(), forgetting every relation's cached sizes, so a
+// relation that nothing touches again before it is dropped is dropped by a full scan however
+// small it is (a fork without a cached size that exists forces the scan). It does nothing
+// outside recovery or before 17.
+func (p *Pool) RedoCheckpoint() {
+	if !p.InRecovery || !p.Version.ForgetsSizesAtCheckpoint() {
+		return
+	}
+	for _, r := range p.cat.rels {
+		r.SizeCached = [MaxForkNum + 1]bool{}
+	}
+}
+
+// CacheForkSize mirrors what smgrnblocks does for the drop paths in recovery: it caches the
+// size of rel's fork f, as a redo routine's read of the fork (XLogReadBufferExtended) or
+// smgr_redo's truncation (which asks for each fork's old size) does.
+func (p *Pool) CacheForkSize(r *Relation, f ForkNumber) {
+	if p.InRecovery {
+		r.SizeCached[f] = true
+	}
+}

@@ -30,6 +30,7 @@ type labFlags struct {
 	given     map[string][]string
 	format    format
 	reproduce *bool // nil when the experiment is no lab.Reproducer
+	costs     *bool // nil when the experiment is no lab.CostLister
 }
 
 // newLabFlags defines the flags of c's lab.
@@ -47,6 +48,13 @@ func newLabFlags(c command) *labFlags {
 			f.example = "--" + name + " " + p.Default
 		}
 		f.define(name, argName(p), p.Default, paramUsage(p, t), func(s string) error {
+			if p.Repeat {
+				if prev, ok := f.given[p.Key]; ok {
+					s = prev[0] + "," + s
+				}
+				f.given[p.Key] = []string{s}
+				return nil
+			}
 			if !p.Sweep {
 				if prev, ok := f.given[p.Key]; ok {
 					return fmt.Errorf("--%s is already %q: it takes one value", name, prev[0])
@@ -72,6 +80,11 @@ func newLabFlags(c command) *labFlags {
 		}
 		return err
 	})
+	if _, ok := exp.(lab.CostLister); ok {
+		f.costs = f.Bool("costs",
+			"list every part of the cost model with its value under the other flags, its default, "+
+				"unit and source, instead of running")
+	}
 	if _, ok := exp.(lab.Reproducer); ok {
 		f.reproduce = f.Bool("reproduce",
 			"run the experiments behind the published measurements instead and print them "+
@@ -222,6 +235,9 @@ func labMain(c command, args []string, stdout, stderr io.Writer) error {
 	combos, err := f.combos()
 	if err != nil {
 		return err
+	}
+	if f.costs != nil && *f.costs {
+		return f.exp.(lab.CostLister).Costs(stdout, combos[0])
 	}
 	rows, err := f.exp.Run(combos, stderr)
 	if err != nil {

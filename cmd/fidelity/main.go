@@ -60,7 +60,7 @@ func run(majorsFlag, cache, out string) error {
 	if err != nil {
 		return err
 	}
-	if err := fidelity.Report(f, res, fidelity.Hooks{}); err != nil {
+	if err := fidelity.Report(f, res, fidelity.DropHooks()); err != nil {
 		f.Close()
 		return err
 	}

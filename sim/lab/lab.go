@@ -92,6 +92,13 @@ type Reproducer interface {
 	Reproduce(w, progress io.Writer) (pass bool, err error)
 }
 
+// CostLister is an Experiment whose model is priced from named cost parts: it writes each
+// part with its value under v, its default, its unit and its source. The headless command
+// offers it as --costs.
+type CostLister interface {
+	Costs(w io.Writer, v param.Values) error
+}
+
 // The parameter types, so a lab's table reads lab.Param without a second import.
 type (
 	Param   = param.Param

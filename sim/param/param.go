@@ -77,6 +77,10 @@ type Param struct {
 	CLI bool
 	// Advanced puts the control under the form's "more settings".
 	Advanced bool
+	// Repeat lets the headless command take the flag more than once: the values are joined
+	// with commas, in order, and Parse reads the joined text (--cost a=1 --cost b=2 is
+	// --cost a=1,b=2). It is for a Text parameter that is a list of settings, not a sweep.
+	Repeat bool
 }
 
 // FlagName returns the parameter's command-line flag without dashes.

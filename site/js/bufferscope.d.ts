@@ -127,7 +127,7 @@ export interface DropParams {
   lab: 'drop';
   /** The size of the pool: a full scan checks every one of its buffer descriptors. Default "128MB"; size. */
   shared_buffers?: string;
-  /** The relations, as comma-separated groups COUNTxBLOCKS: 1000x1 is 1000 relations of one block; BLOCKS may be NB/k, NBuffers/k of the pool (1xNB/32); at most 100000 relations and 134217728 blocks (1TB) in all. Default "100x1"; COUNTxBLOCKS. */
+  /** The tables, as comma-separated groups COUNTxBLOCKS: 1000x1 is 1000 tables of one block; BLOCKS may be NB/k, NBuffers/k of the pool (1xNB/32). +Ni gives each table N B-tree indexes of 1+⌈2×BLOCKS/3⌉ blocks and +t a TOAST table (empty) with its index (one block): 1000x1+2i+t. DROP TABLE and TRUNCATE drop a table with its indexes and TOAST in one call; VACUUM truncates only the heap. At most 100000 relations and 134217728 blocks (1TB) in all. Default "100x1"; COUNTxBLOCKS. */
   tables?: string;
   /** The operation whose WAL is replayed. Default "drop"; one of "drop", "truncate", "vacuum". */
   op?: string;
@@ -139,6 +139,14 @@ export interface DropParams {
   policy?: string;
   /** BUF_DROP_FULL_SCAN_THRESHOLD: PostgreSQL 14 looks blocks up only when fewer than this many are dropped at once; NB/32 is PostgreSQL's value. Default "NB/32"; blocks or NB/k. */
   threshold?: string;
+  /** Whether a checkpoint record is replayed after the relations were last written and before the operation. Default "no"; one of "no", "yes". */
+  checkpoint?: string;
+  /** The server's major version; it decides whether replaying a checkpoint record forgets the cached sizes (17 and later). The drop policy decides the path choice. Default "17"; 14 to 19 at the defaults. */
+  version?: string;
+  /** The storage preset that prices pg_control's fsync (once per replayed record that drops or truncates) and each file create, truncate or unlink. Default "server"; one of "server", "nvme", "ssd", "hdd". */
+  device?: string;
+  /** Overrides of the cost model's parts, as comma-separated PART=VALUE (memory_latency=200ns, cache_size=30MB); bufferscope drop --costs lists the parts with their defaults, units and sources. A lookup costs tag_hash + lwlock_pair + a probe (cache_probe while the mapping table fits in cache_size, memory_latency beyond); a descriptor check costs descriptor_compare while the descriptors fit in cache_size, memory_line beyond. Default ""; PART=VALUE. */
+  cost?: string;
 }
 
 /** Drop's counters (stats().counters), from its typed counters struct. */

@@ -38,17 +38,30 @@ func ParseOperation(s string) (Operation, error) {
 	return 0, fmt.Errorf("operation %q is not drop, truncate or vacuum", s)
 }
 
-// TableGroup is Count relations of Blocks blocks each. Blocks may be given relative to the
-// pool (NB/k); Resolve fixes it for a pool size.
+// TableGroup is Count tables of Blocks blocks each, each with Indexes B-tree indexes and,
+// with Toast, a TOAST table and its index. Blocks may be given relative to the pool (NB/k);
+// Resolve fixes it for a pool size.
+//
+// DROP TABLE and TRUNCATE drop a table's heap, indexes, TOAST table and TOAST index in one
+// commit record, so one DropRelationsAllBuffers call sees them all and the threshold test sums
+// all their blocks; VACUUM's truncation drops only the heap's forks.
 type TableGroup struct {
 	Count int
-	// Blocks is the size of each relation's main fork in blocks; when Divisor is not zero
-	// it is NBuffers/Divisor instead.
+	// Blocks is the size of each heap's main fork in blocks; when Divisor is not zero it is
+	// NBuffers/Divisor instead.
 	Blocks  int
 	Divisor int
+	// Indexes is the number of B-tree indexes of each table, IndexBlocks blocks each.
+	Indexes int
+	// Toast gives each table a TOAST table (empty: no value was long enough to be moved out
+	// of line) and its index (the metapage alone).
+	Toast bool
 }
 
-// Resolve returns the group's block count for a pool of nbuffers buffers.
+// MaxIndexes bounds the indexes of one table in a group.
+const MaxIndexes = 16
+
+// Resolve returns the group's heap block count for a pool of nbuffers buffers.
 func (g TableGroup) Resolve(nbuffers int) int {
 	if g.Divisor > 0 {
 		return max(nbuffers/g.Divisor, 1)
@@ -56,21 +69,57 @@ func (g TableGroup) Resolve(nbuffers int) int {
 	return g.Blocks
 }
 
-// String writes the group as COUNTxBLOCKS, with NB/k for relative sizes: "1000x1", "1xNB/32".
-func (g TableGroup) String() string {
-	if g.Divisor > 0 {
-		return fmt.Sprintf("%dxNB/%d", g.Count, g.Divisor)
+// IndexBlocks is the size of one index of a table of heap blocks: a metapage and
+// ⌈2×heap/3⌉ leaf pages, the size of a B-tree on an int column (index tuples of 16 bytes
+// and a line pointer against heap tuples of 28 and one; an assumption, not a measurement).
+func IndexBlocks(heap int) int { return 1 + (2*heap+2)/3 }
+
+// Relations is the number of relations of each table: the heap, its indexes, and the TOAST
+// table and its index.
+func (g TableGroup) Relations() int {
+	n := 1 + g.Indexes
+	if g.Toast {
+		n += 2
 	}
-	return fmt.Sprintf("%dx%d", g.Count, g.Blocks)
+	return n
 }
 
-// ParseTableGroups parses comma-separated COUNTxBLOCKS groups, BLOCKS being a number or
-// NB/k: "1000x1", "1x44800,100x490", "1xNB/32".
+// TableBlocks is the main-fork blocks of one table with its indexes and TOAST at a pool of
+// nbuffers buffers: what one table adds to a drop's total.
+func (g TableGroup) TableBlocks(nbuffers int) int {
+	h := g.Resolve(nbuffers)
+	n := h + g.Indexes*IndexBlocks(h)
+	if g.Toast {
+		n++ // the TOAST index's metapage; the TOAST table is empty
+	}
+	return n
+}
+
+// String writes the group as COUNTxBLOCKS with +Ni for N indexes and +t for TOAST:
+// "1000x1", "1xNB/32", "1000x1+2i+t".
+func (g TableGroup) String() string {
+	s := fmt.Sprintf("%dx%d", g.Count, g.Blocks)
+	if g.Divisor > 0 {
+		s = fmt.Sprintf("%dxNB/%d", g.Count, g.Divisor)
+	}
+	if g.Indexes > 0 {
+		s += fmt.Sprintf("+%di", g.Indexes)
+	}
+	if g.Toast {
+		s += "+t"
+	}
+	return s
+}
+
+// ParseTableGroups parses comma-separated groups COUNTxBLOCKS[+Ni][+t], BLOCKS being a number
+// or NB/k, +Ni adding N indexes to each table (+i is one) and +t a TOAST table: "1000x1",
+// "1x44800,100x490", "1xNB/32", "1000x1+2i+t".
 func ParseTableGroups(s string) ([]TableGroup, error) {
 	var gs []TableGroup
 	total := 0
 	for _, part := range strings.Split(s, ",") {
-		c, b, ok := strings.Cut(strings.TrimSpace(part), "x")
+		head, extras, plus := strings.Cut(strings.TrimSpace(part), "+")
+		c, b, ok := strings.Cut(head, "x")
 		count, err := strconv.Atoi(c)
 		if !ok || err != nil || count < 1 {
 			return nil, &sim.ValueError{Value: part, Problem: "not COUNTxBLOCKS, like 1000x1 or 1xNB/32"}
@@ -83,7 +132,28 @@ func ParseTableGroups(s string) ([]TableGroup, error) {
 		} else if g.Blocks, err = strconv.Atoi(b); err != nil || g.Blocks < 1 || g.Blocks > 1<<30 {
 			return nil, &sim.ValueError{Value: part, Problem: "not COUNTxBLOCKS with BLOCKS from 1 to 2^30 or NB/k"}
 		}
-		if total += count; total > MaxRelations {
+		if plus {
+			seenI := false
+			for _, x := range strings.Split(extras, "+") {
+				switch {
+				case x == "t" && !g.Toast:
+					g.Toast = true
+				case strings.HasSuffix(x, "i") && !seenI:
+					seenI = true
+					n := 1
+					if x != "i" {
+						n, err = strconv.Atoi(strings.TrimSuffix(x, "i"))
+					}
+					if err != nil || n < 1 || n > MaxIndexes {
+						return nil, &sim.ValueError{Value: part, Problem: fmt.Sprintf("not +Ni with N indexes from 1 to %d", MaxIndexes)}
+					}
+					g.Indexes = n
+				default:
+					return nil, &sim.ValueError{Value: part, Problem: "not COUNTxBLOCKS followed by +Ni (N indexes) and +t (TOAST), like 1000x1+2i+t"}
+				}
+			}
+		}
+		if total += count * g.Relations(); total > MaxRelations {
 			return nil, &sim.ValueError{Value: s, Problem: fmt.Sprintf("more than %d relations in all", MaxRelations)}
 		}
 		gs = append(gs, g)
@@ -107,6 +177,12 @@ type Experiment struct {
 	Threshold   sim.Threshold // the zero value is NBuffers/32
 	Cost        sim.CostModel
 	MaxReplayed int // refuse experiments that would replay more page records than this; 0: no limit
+	// Version is the server's major version; the zero value is sim.DefaultVersion (17).
+	Version sim.Version
+	// Checkpoint replays a checkpoint record after the relations were last written and
+	// before the operation: from PostgreSQL 17 it forgets their cached sizes
+	// (sim.Pool.RedoCheckpoint), so a commit that drops them scans the pool.
+	Checkpoint bool
 }
 
 // Result is what one experiment did and how long it took in modelled time.
@@ -145,9 +221,17 @@ func vmBlocks(n int) int { return (n + heapBlocksPerVMPage - 1) / heapBlocksPerV
 // The pool first receives the relations' pages (as replaying their inserts left them), then
 // the pages of another relation until every buffer is used. Sizes of the forks are cached,
 // as the startup process asked for them while replaying the inserts (smgrextend) and the
-// VACUUM records. Replay then charges, per record, ReplayRecord plus the ReadBuffer calls its
-// redo makes; a truncation or a commit that drops files first updates minRecoveryPoint
-// (XLogFlush in recovery, an fsync of pg_control: one WALFlush) and costs a FileOp per file.
+// VACUUM records. With Checkpoint, a checkpoint record is replayed first (from PostgreSQL 17
+// it forgets every cached size; a VACUUM's page records and its truncation ask for the sizes
+// again, a commit's drop does not). Replay then charges, per record, ReplayRecord plus the
+// ReadBuffer calls its redo makes; a truncation or a commit that drops files first updates
+// minRecoveryPoint (XLogFlush in recovery: a write and fsync of pg_control, ControlFileSync)
+// and then costs a FileOp per truncated fork, or two per unlinked fork (truncate, unlink).
+//
+// The fixed work of one dropping commit at the defaults, then, is ReplayRecord 2 µs +
+// ControlFileSync 100 µs (server device) + 2 × FileOp 15 µs per existing fork = 132 µs for a
+// one-fork table, plus for TRUNCATE its XLOG_SMGR_CREATE (2 µs + 15 µs): 149 µs, so 1000
+// TRUNCATEs replay in 0.149 s besides their drops, inside table B's patched 0.206 s step.
 //   - vacuum, per relation: for each heap page a prune record (the heap page and its FSM leaf)
 //     and a visible record (the VM page and the heap page); then XLOG_SMGR_TRUNCATE, whose
 //     smgrtruncate calls DropRelationBuffers on the main fork from 0, the FSM from block 2 and
@@ -182,31 +266,53 @@ func prepareDropPool(e Experiment) (*sim.Pool, []*sim.Relation, error) {
 	if e.Op == OpVacuum && e.SingleXact {
 		return nil, nil, fmt.Errorf("VACUUM cannot run inside a transaction block: it takes one per relation")
 	}
-	p, err := sim.NewPool(e.NBuffers, 17, e.Cost)
+	p, err := sim.NewPool(e.NBuffers, e.Version, e.Cost)
 	if err != nil {
 		return nil, nil, err
 	}
 	var rels []*sim.Relation
 	replayed := 0
+	add := func(name string, blocks int) (*sim.Relation, error) {
+		r := &sim.Relation{
+			Name:      name,
+			Locator:   sim.RelFileLocator{SpcOid: sim.DefaultTablespaceOid, DbOid: sim.DefaultDatabaseOid, RelNumber: sim.FirstRelNumber + sim.Oid(len(rels))},
+			Permanent: true,
+		}
+		r.NBlocks[sim.MainForkNum] = sim.BlockNumber(blocks)
+		r.SizeCached = [sim.MaxForkNum + 1]bool{true, true, true, true}
+		if _, err := p.AddRelation(r); err != nil {
+			return nil, err
+		}
+		rels = append(rels, r)
+		return r, nil
+	}
+	table := 0
 	for _, g := range e.Tables {
 		blocks := g.Resolve(e.NBuffers)
 		for range g.Count {
-			r := &sim.Relation{
-				Name:      fmt.Sprintf("t%d", len(rels)),
-				Locator:   sim.RelFileLocator{SpcOid: sim.DefaultTablespaceOid, DbOid: sim.DefaultDatabaseOid, RelNumber: sim.FirstRelNumber + sim.Oid(len(rels))},
-				Permanent: true,
-			}
-			r.NBlocks[sim.MainForkNum] = sim.BlockNumber(blocks)
-			if e.Op == OpVacuum {
-				r.NBlocks[sim.FSMForkNum] = sim.BlockNumber(fsmBlocks(blocks))
-				r.NBlocks[sim.VisibilityMapForkNum] = sim.BlockNumber(vmBlocks(blocks))
-				replayed += blocks
-			}
-			r.SizeCached = [sim.MaxForkNum + 1]bool{true, true, true, true}
-			if _, err := p.AddRelation(r); err != nil {
+			heap, err := add(fmt.Sprintf("t%d", table), blocks)
+			if err != nil {
 				return nil, nil, err
 			}
-			rels = append(rels, r)
+			if e.Op == OpVacuum {
+				heap.NBlocks[sim.FSMForkNum] = sim.BlockNumber(fsmBlocks(blocks))
+				heap.NBlocks[sim.VisibilityMapForkNum] = sim.BlockNumber(vmBlocks(blocks))
+				replayed += blocks
+			}
+			for i := range g.Indexes {
+				if _, err := add(fmt.Sprintf("t%d_i%d", table, i), IndexBlocks(blocks)); err != nil {
+					return nil, nil, err
+				}
+			}
+			if g.Toast {
+				if _, err := add(fmt.Sprintf("t%d_toast", table), 0); err != nil {
+					return nil, nil, err
+				}
+				if _, err := add(fmt.Sprintf("t%d_toast_index", table), 1); err != nil {
+					return nil, nil, err
+				}
+			}
+			table++
 		}
 	}
 	if e.MaxReplayed > 0 && replayed > e.MaxReplayed {

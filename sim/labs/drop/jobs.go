@@ -41,6 +41,9 @@ type curveRequest struct {
 	Op         Operation
 	InRecovery bool
 	Divisors   []int
+	// Cost is the cost model of the lab's device and cost parameters, so the chart's
+	// crossover moves with them.
+	Cost sim.CostModel
 }
 
 // DefaultDivisors are the sizes of the published threshold test, NB/512 to NB/8, and NB/4.
@@ -77,7 +80,21 @@ func parseCurveRequest(a lab.Args) (curveRequest, error) {
 	default:
 		return r, fmt.Errorf("mode %q is not recovery or primary", mode)
 	}
-	r.Divisors, err = a.Ints("divisors", 2, sim.MaxNBuffers, DefaultDivisors)
+	if r.Divisors, err = a.Ints("divisors", 2, sim.MaxNBuffers, DefaultDivisors); err != nil {
+		return r, err
+	}
+	device, err := a.String("device", sim.DeviceServer.String())
+	if err != nil {
+		return r, err
+	}
+	if r.Cost.Device, err = sim.ParseDevice(device); err != nil {
+		return r, err
+	}
+	cost, err := a.String("cost", "")
+	if err != nil {
+		return r, err
+	}
+	r.Cost, err = sim.ParseCostOverrides(cost, r.Cost)
 	return r, err
 }
 
@@ -95,7 +112,7 @@ func runCurve(r curveRequest, progress lab.Progress) (map[string]any, error) {
 	var points []any
 	for _, k := range r.Divisors {
 		g := TableGroup{Count: 1, Divisor: k}
-		e := Experiment{NBuffers: r.NBuffers, Tables: []TableGroup{g}, Op: r.Op, InRecovery: r.InRecovery}
+		e := Experiment{NBuffers: r.NBuffers, Tables: []TableGroup{g}, Op: r.Op, InRecovery: r.InRecovery, Cost: r.Cost}
 		var results []Result
 		if separate {
 			for _, pol := range curvePolicies {

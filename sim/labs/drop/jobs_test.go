@@ -48,7 +48,7 @@ func TestRobustMean(t *testing.T) {
 }
 
 // TestSummariseFindsTheCrossover feeds timings of a device that checks a descriptor in 5 ns
-// and looks a block up in 160 ns (the cost model's defaults), so the lookups stop winning at
+// and looks a block up in 160 ns (a lookup worth 32 checks), so the lookups stop winning at
 // NBuffers/32; then of one whose lookups win up to NBuffers/4 and beyond.
 func TestSummariseFindsTheCrossover(t *testing.T) {
 	const nb = 131072
@@ -171,5 +171,23 @@ func TestRunMeasureRoundRobin(t *testing.T) {
 	}
 	if req := (measureRequest{NBuffers: 16384}); req.reps() != 400 {
 		t.Errorf("reps for 16384 = %d", req.reps())
+	}
+}
+
+// TestCurveTakesTheCostParts builds the chart's request with the page's device and cost
+// parameters, so the chart's crossover moves with them, and refuses bad ones.
+func TestCurveTakesTheCostParts(t *testing.T) {
+	r, err := parseCurveRequest(lab.Args{"nbuffers": float64(16384), "device": "hdd", "cost": "memory_latency=300ns"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.Cost.WithDefaults()
+	if c.MemoryLatency != 300*sim.Nanosecond || c.ControlFileSync != 8300*sim.Microsecond {
+		t.Errorf("cost %+v", c)
+	}
+	for _, bad := range []lab.Args{{"nbuffers": float64(16384), "device": "tape"}, {"nbuffers": float64(16384), "cost": "x=1"}} {
+		if _, err := parseCurveRequest(bad); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
 	}
 }

@@ -13,6 +13,7 @@ package drop
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
@@ -45,7 +46,7 @@ func (Lab) New(v lab.Values) (lab.Run, error) {
 func relations(gs []TableGroup) int {
 	n := 0
 	for _, g := range gs {
-		n += g.Count
+		n += g.Count * g.Relations()
 	}
 	return n
 }
@@ -190,10 +191,22 @@ means some drops did each. PostgreSQL 14 (pg14) looks blocks up only when the
 sizes of the forks are cached, which happens only in recovery, and fewer blocks
 than BUF_DROP_FULL_SCAN_THRESHOLD (--threshold) are dropped at once; PostgreSQL
 13 (pg13) always scans; lookup looks blocks up whenever the sizes are cached.
-modelled_seconds is the virtual time of the whole replay under the default cost
-model; descriptors_checked, lookups and buffers_invalidated add up every drop.
+modelled_seconds is the virtual time of the whole replay under the cost model;
+descriptors_checked, lookups and buffers_invalidated add up every drop.
 The experiment is deterministic and draws no random numbers: the same flags
 print the same table, whatever --seed says.
+
+The cost model is built from named parts: a lookup is the tag's hash, the
+partition lock's acquire and release, and a probe of the mapping table that
+costs a memory access once the table outgrows the CPU cache; a descriptor check
+streams from memory once the descriptor array outgrows it; replaying a record
+that drops or truncates fsyncs pg_control (the --device preset) and truncates
+and unlinks each fork's file. --costs lists every part with its value, default,
+unit and source; --cost PART=VALUE (repeatable) overrides one.
+
+--checkpoint yes replays a checkpoint record before the operation: from
+PostgreSQL 17 (--version) that forgets every cached size (commit 8c8f7b199d),
+so a DROP or TRUNCATE commit scans the pool however small its relations are.
 
 --reproduce instead runs the experiments behind the published drop measurements
 (pgsql-hackers, January 2021) and prints the published tables beside the
@@ -208,6 +221,11 @@ Examples:
   bufferscope drop --tables 1xNB/32,1xNB/64 --op vacuum --policy pg14,lookup
   bufferscope drop --tables 100x5 --transactions single --mode primary
   bufferscope drop --tables 1x600 --threshold 1024 --format json
+  bufferscope drop --costs --shared-buffers 100GB
+  bufferscope drop --tables 1xNB/16 --op vacuum --policy pg13,lookup \
+      --shared-buffers 100GB --cost memory_latency=200ns --cost memory_line=8ns
+  bufferscope drop --tables 1000x1 --op truncate --device hdd
+  bufferscope drop --tables 100x1 --op truncate --checkpoint yes --version 16
   bufferscope drop --reproduce > drop.md
 `
 }
@@ -223,8 +241,8 @@ type Row struct {
 	DescriptorsChecked uint64 `col:"descriptors_checked"`
 	Lookups            uint64 `col:"lookups"`
 	Invalidated        uint64 `col:"buffers_invalidated"`
-	// Nine digits give whole nanoseconds, so one lookup (160 ns) or descriptor check (5 ns)
-	// shows.
+	// Nine digits give whole nanoseconds, so one lookup (65–145 ns) or descriptor check
+	// (1.5–5 ns) shows.
 	ModelledSeconds float64 `col:"modelled_seconds" prec:"9"`
 }
 
@@ -276,6 +294,39 @@ func (experiment) Reproduce(w, progress io.Writer) (bool, error) {
 		return false, err
 	}
 	return r.Passed(), nil
+}
+
+// Costs lists every part of the cost model with its value under v, default, unit and
+// source, then what they make of a lookup and a descriptor check at v's shared_buffers.
+func (experiment) Costs(w io.Writer, v lab.Values) error {
+	c := CostOf(v).WithDefaults()
+	def := sim.CostModel{}.WithDefaults()
+	var b strings.Builder
+	b.WriteString("| part | value | default | unit | what it prices | source |\n|---|---|---|---|---|---|\n")
+	for _, p := range sim.CostParts() {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", p.Key, p.Value(c), p.Value(def), p.Unit, p.Doc, p.Source)
+	}
+	nb := lab.NBuffers(v)
+	fmt.Fprintf(&b, "\nDevice %s: %s.\n", c.Device, c.Device.Source())
+	fmt.Fprintf(&b, "At shared_buffers %s (NBuffers %d): the mapping table is %s (%s the %s cache), so a lookup costs %v; "+
+		"the descriptors are %s (%s it), so a full scan checks each for %v and costs %v in all; "+
+		"one lookup costs as much as %.1f descriptor checks.\n",
+		v.Text("shared_buffers"), nb, megabytes(c.MappingTableBytes(nb)), fits(c.MappingTableBytes(nb) <= c.CacheSize), megabytes(c.CacheSize),
+		c.BufTableLookupCost(nb), megabytes(int64(nb)*sim.DescriptorBytes), fits(int64(nb)*sim.DescriptorBytes <= c.CacheSize),
+		c.DescriptorScanCost(nb), sim.Duration(nb)*c.DescriptorScanCost(nb),
+		float64(c.BufTableLookupCost(nb))/float64(c.DescriptorScanCost(nb)))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// megabytes writes a size in MB with one decimal.
+func megabytes(n int64) string { return fmt.Sprintf("%.1fMB", float64(n)/(1<<20)) }
+
+func fits(in bool) string {
+	if in {
+		return "within"
+	}
+	return "beyond"
 }
 
 // reproduce runs the published drop experiments; tests replace it, as the real ones take

@@ -6,11 +6,13 @@ import "github.com/bufferscope/bufferscope/sim"
 // through it unit by unit. A unit is one WAL record replayed, one descriptor checked or one
 // lookup made. RunExperiment documents what is replayed.
 type replay struct {
-	e     Experiment
-	rels  []*sim.Relation
+	e    Experiment
+	rels []*sim.Relation // every relation: each table's heap, then its indexes and TOAST
+	// span[i] is the number of relations of the table whose heap is rels[i] (0 elsewhere).
+	span  []int
 	b     sim.Backend
 	phase replayPhase
-	ri    int             // vacuum: the relation being vacuumed; else the first of the transaction
+	ri    int             // index in rels of the heap being vacuumed, or of the transaction's first
 	blk   sim.BlockNumber // vacuum: the next heap page to replay
 	op    *sim.DropOp
 	xact  []*sim.Relation   // the relations of the op
@@ -19,6 +21,8 @@ type replay struct {
 	paths [sim.PathLookup + 1]bool
 	res   Result
 	units uint64 // units performed so far
+	// checkpointed is set once the checkpoint record of Experiment.Checkpoint is replayed.
+	checkpointed bool
 }
 
 // replayPhase is where a replay is.
@@ -32,7 +36,15 @@ const (
 )
 
 func newReplay(p *sim.Pool, rels []*sim.Relation, e Experiment) *replay {
-	return &replay{e: e, rels: rels, b: sim.Backend{ID: 0}}
+	span := make([]int, len(rels))
+	i := 0
+	for _, g := range e.Tables {
+		for range g.Count {
+			span[i] = g.Relations()
+			i += g.Relations()
+		}
+	}
+	return &replay{e: e, rels: rels, span: span, b: sim.Backend{ID: 0}}
 }
 
 // step performs up to units units and reports whether the replay has finished.
@@ -45,6 +57,13 @@ func (r *replay) step(p *sim.Pool, units int) (bool, error) {
 	for units > 0 && r.phase != phaseDone {
 		switch r.phase {
 		case phaseStart:
+			if r.e.Checkpoint && !r.checkpointed {
+				units--
+				p.Charge(p.Cost.ReplayRecord)
+				p.RedoCheckpoint()
+				r.checkpointed = true
+				continue
+			}
 			if r.ri >= len(r.rels) {
 				r.finish()
 				continue
@@ -102,6 +121,7 @@ func (r *replay) vacuumPage(p *sim.Pool, rel *sim.Relation, blk sim.BlockNumber)
 // redo reads a page as a redo routine does, dirties it and stamps it with the record's LSN.
 // WAL advances as it is read, not inserted, so no WALInsert is charged.
 func (r *replay) redo(p *sim.Pool, rel *sim.Relation, f sim.ForkNumber, blk sim.BlockNumber) error {
+	p.CacheForkSize(rel, f) // XLogReadBufferExtended asks smgrnblocks
 	id, err := p.ReadBuffer(&r.b, sim.BufferTag{Locator: rel.Locator, Fork: f, Block: blk})
 	if err != nil {
 		return err
@@ -115,15 +135,25 @@ func (r *replay) redo(p *sim.Pool, rel *sim.Relation, f sim.ForkNumber, blk sim.
 // startTruncate replays XLOG_SMGR_TRUNCATE to zero blocks: minRecoveryPoint first, then
 // DropRelationBuffers on the main fork from 0, the FSM from block 2 (if longer) and the VM
 // from 0 (if any).
+//
+// Its fixed work, besides the drop: ReplayRecord for the record, ControlFileSync because
+// smgr_redo calls XLogFlush(lsn) first, which in recovery only advances minRecoveryPoint
+// (UpdateMinRecoveryPoint → UpdateControlFile: write pg_control, fsync it), and, when the
+// drop is done, one FileOp per truncated fork (mdtruncate's ftruncate; endDrop).
 func (r *replay) startTruncate(p *sim.Pool, rel *sim.Relation) {
 	p.Charge(p.Cost.ReplayRecord)
-	p.Charge(p.Cost.WALFlush)
+	p.Charge(p.Cost.ControlFileSync)
 	r.forks, r.first = []sim.ForkNumber{sim.MainForkNum}, []sim.BlockNumber{0}
 	if rel.NBlocks[sim.FSMForkNum] > fsmTruncateKeepBlock {
 		r.forks, r.first = append(r.forks, sim.FSMForkNum), append(r.first, fsmTruncateKeepBlock)
 	}
 	if rel.NBlocks[sim.VisibilityMapForkNum] > 0 {
 		r.forks, r.first = append(r.forks, sim.VisibilityMapForkNum), append(r.first, 0)
+	}
+	// smgr_redo asks each fork's old size before smgrtruncate (38c579b089, back-patched to
+	// every supported release), so the sizes are cached even after a checkpoint forgot them.
+	for _, f := range r.forks {
+		p.CacheForkSize(rel, f)
 	}
 	r.xact = []*sim.Relation{rel}
 	t0 := p.Elapsed()
@@ -135,11 +165,12 @@ func (r *replay) startTruncate(p *sim.Pool, rel *sim.Relation) {
 // startCommit replays a DROP or TRUNCATE transaction: for TRUNCATE the creation of each new
 // relfilenode, then the commit record, whose DropRelationFiles calls DropRelationsAllBuffers.
 func (r *replay) startCommit(p *sim.Pool) {
-	n := 1
+	// One table per transaction, with its indexes and TOAST, or every table in one.
+	end := r.ri + r.span[r.ri]
 	if r.e.SingleXact {
-		n = len(r.rels)
+		end = len(r.rels)
 	}
-	r.xact = r.rels[r.ri:min(r.ri+n, len(r.rels))]
+	r.xact = r.rels[r.ri:end]
 	if r.e.Op == OpTruncate {
 		for range r.xact {
 			p.Charge(p.Cost.ReplayRecord + p.Cost.FileOp) // XLOG_SMGR_CREATE
@@ -168,13 +199,18 @@ func (r *replay) endDrop(p *sim.Pool) {
 			p.Charge(p.Cost.FileOp)
 			rel.NBlocks[f] = r.first[i]
 		}
-		r.ri++
+		r.ri += r.span[r.ri] // the indexes and TOAST keep their pages
 	} else { // a commit: minRecoveryPoint, then unlink every fork
-		p.Charge(p.Cost.WALFlush)
+		// xact_redo_commit calls XLogFlush(lsn) before DropRelationFiles: in recovery that
+		// advances minRecoveryPoint, one write and fsync of pg_control (ControlFileSync).
+		// Then mdunlinkfork, in redo, truncates each existing fork's file to nothing
+		// (do_truncate) and unlinks it: two FileOps. A fork that does not exist costs a
+		// failed open, which is not charged.
+		p.Charge(p.Cost.ControlFileSync)
 		for _, rel := range r.xact {
 			for f := sim.MainForkNum; f <= sim.MaxForkNum; f++ {
 				if rel.Exists(f) {
-					p.Charge(p.Cost.FileOp)
+					p.Charge(2 * p.Cost.FileOp)
 				}
 			}
 		}

@@ -60,3 +60,20 @@ func TestDropTargetsCanFail(t *testing.T) {
 		t.Fatal("Passed() with failing targets")
 	}
 }
+
+// TestDropGridObservations marks a patched cell within its polling step only when the
+// simulated replay ends in the 0.1 s before the published figure.
+func TestDropGridObservations(t *testing.T) {
+	d := func(s float64) sim.Duration { return sim.Duration(s * float64(sim.Second)) }
+	r := &Reproduction{
+		BVacP:   []sim.Duration{d(0.25), d(0.206), d(0.306), d(0.4)},
+		BTruncP: []sim.Duration{d(0.15), d(0.106), d(0.2), d(0.206)},
+	}
+	r.checkGrid()
+	want := []bool{true, true, false, false, true, true, false, true}
+	for i, c := range r.Grid {
+		if c.Pass != want[i] {
+			t.Errorf("%s: %s within=%v, want %v", c.Name, c.Detail, c.Pass, want[i])
+		}
+	}
+}

@@ -74,14 +74,14 @@ export class CurveCard {
   // settings are what the chart depends on: pool, operation and server.
   settings() {
     const p = this.lab.params;
-    return { nbuffers: this.lab.nbuffers, op: p.op || 'drop', mode: p.mode || 'recovery' };
+    return { nbuffers: this.lab.nbuffers, op: p.op || 'drop', mode: p.mode || 'recovery', device: p.device || 'server', cost: p.cost || '' };
   }
 
   // update follows the lab's settings: a new experiment when the pool, operation or server
   // changed (at once for pools below 20GB, on request above), a new threshold otherwise.
   update() {
     const s = this.settings();
-    const key = `${s.nbuffers}|${s.op}|${s.mode}`;
+    const key = `${s.nbuffers}|${s.op}|${s.mode}|${s.device}|${s.cost}`;
     $('curve-desc').textContent = `One relation of NBuffers/512 to NBuffers/4 blocks dropped by ${OPS[s.op] || s.op} ${s.mode === 'primary' ? 'on a primary' : 'on a standby replaying the WAL'}, in a pool of ${this.lab.params.shared_buffers} (NB = ${count(s.nbuffers)} buffers): the lab's own replay, once under each path.`;
     if (key === this.key) {
       this.show(); // the threshold may have moved
@@ -122,7 +122,7 @@ export class CurveCard {
     const bar = $('curve-progress');
     bar.removeAttribute('value');
     $('curve-progress-text').textContent = 'Starting the experiments…';
-    const job = experiments.run('curve', { lab: 'drop', nbuffers: s.nbuffers, op: s.op, mode: s.mode, divisors: DIVISORS }, (done, total, label) => {
+    const job = experiments.run('curve', { lab: 'drop', nbuffers: s.nbuffers, op: s.op, mode: s.mode, device: s.device, cost: s.cost, divisors: DIVISORS }, (done, total, label) => {
       bar.max = total;
       bar.value = done;
       $('curve-progress-text').textContent = `Experiment ${done} of ${total} done (${label})`;

@@ -65,7 +65,7 @@ const WIDE = `    <section class="card chart-card" id="curve-card" aria-labelled
           <button type="button" id="measure-csv" class="small-button" disabled>CSV</button>
         </div>
       </div>
-      <p class="muted small">The model charges 5 ns per descriptor checked and 160 ns per lookup, which puts the crossover at NBuffers/32. Here the simulator's own full scan and its own lookups run for real in WebAssembly on your device, timed with your browser's clock.</p>
+      <p class="muted small">The model prices a descriptor check and a lookup from their parts (the tag's hash, the partition lock, a probe that misses the CPU cache once the mapping table outgrows it; descriptors that stream from memory once they outgrow it), and the crossover falls where those parts put it. Here the simulator's own full scan and its own lookups run for real in WebAssembly on your device, timed with your browser's clock.</p>
       <div class="measure-form">
         <div class="field">
           <label for="measure-pool">Pool to measure</label>

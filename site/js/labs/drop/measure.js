@@ -125,7 +125,7 @@ export class MeasureCard {
     $('measure-summary').textContent = this.sentence();
     const ratio = r.perDescriptor > 0 ? r.perLookup / r.perDescriptor : 0;
     $('measure-detail').textContent = `Here checking a descriptor took ${nanoseconds(r.perDescriptor)}, and a lookup ${nanoseconds(r.perLookup)} on top of invalidating the buffer, which both paths do` +
-      `${ratio > 0 ? ` (as much as ${ratio.toFixed(ratio < 10 ? 1 : 0)} checks)` : ''}; the model charges 5 ns and 160 ns (32 checks). ` +
+      `${ratio > 0 ? ` (as much as ${ratio.toFixed(ratio < 10 ? 1 : 0)} checks)` : ''}; the model prices them from their parts (bufferscope drop --costs): 1.5 ns and 65 ns while they fit in the CPU cache, 5 ns and 145 ns beyond. ` +
       'The simulator\'s descriptors are smaller than PostgreSQL\'s 64 bytes and its lookups take no partition lock, so this is the crossover of its own data structures on your device. ' +
       `Pool of ${count(r.nbuffers)} buffers; each size was timed ${r.reps} times and the times averaged, leaving out pauses of the device` +
       (r.clockTick >= 20e-6 ? `. This browser's clock ticks in steps of about ${seconds(Math.round(r.clockTick * 1e6) / 1e6)}, so the smaller sizes are averages of a few ticks among many zeros, and rougher.` : '.');
