@@ -4,7 +4,7 @@ package fidelity
 // lab's (4, 5) and the pins lab's (6).
 func AllHooks() Hooks {
 	h := Hooks{}
-	for _, part := range []Hooks{DropHooks()} {
+	for _, part := range []Hooks{RingHooks(), DropHooks(), PinsHooks()} {
 		for e, f := range part {
 			h[e] = f
 		}
