@@ -123,8 +123,9 @@ var SimulatedNotes = map[Experiment]string{
 		"ones and the WAL writer's), the bracket VACUUM's own. Rule: a row agrees when the simulated count is " +
 		"within 25% of the real cluster-wide WAL sync count, or within 5 syncs (the cached cases, where a real " +
 		"server makes a handful of its own); the shape (cold ≫ cached) is not used as a verdict. 13 counts no WAL " +
-		"syncs (no pg_stat_wal), so its rows have no simulated verdict; 18 reads through a read stream, which the " +
-		"model does not have.",
+		"syncs (no pg_stat_wal), so its rows have no simulated verdict. Known gaps: the model's WAL writer wakes " +
+		"only for asynchronous commits, so VACUUM alone on a cached table flushes nothing where a real server's " +
+		"WAL writer syncs a few times (4–8); 18 reads through a read stream, which the model does not have.",
 	ExpLPDead: "the pins lab's B-tree model (`pins.FidelityExperiment6`, the scenarios of its " +
 		"TestFidelityExperiment6): a one-leaf index of 100 deleted rows, index scans one per key, a cursor reading " +
 		"the leaf with or without an insert into it between the fetches, and VACUUM's cleanup lock on the leaf " +
