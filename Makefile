@@ -10,7 +10,7 @@ WASM_ENV = PATH="$$PATH:$$(go env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm
 GUARD_IMPORTS = {{if not .Standard}}{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} imports {{.}}{{"\n"}}{{end}}{{end}}
 BENCH = go test -run '^$$' -bench . -benchmem ./sim/...
 
-.PHONY: serve dist test fmt vet guard unit wasmtest chromium browser bench fidelity fidelity-quick vendor-uplot clean
+.PHONY: serve dist test fmt vet guard unit wasmtest chromium browser bench fidelity fidelity-render fidelity-quick vendor-uplot clean
 
 # serve builds the site and serves it on http://127.0.0.1:8080/ with Netlify's headers; needs only Go.
 serve:
@@ -85,9 +85,15 @@ bench:
 # FIDELITY_CACHE holds the real PostgreSQL servers (npm packages) of the fidelity harness; not committed.
 FIDELITY_CACHE = .cache/postgres
 
-# fidelity holds the simulator against real PostgreSQL 13–18 and writes docs/fidelity.md; installs the servers when missing.
+# fidelity holds the simulator against real PostgreSQL 13–18 and writes docs/fidelity.md, and the real figures to
+# docs/fidelity.json; installs the servers when missing.
 fidelity:
-	go run ./cmd/fidelity -majors 13,14,15,16,17,18 -cache $(FIDELITY_CACHE) -out docs/fidelity.md
+	go run ./cmd/fidelity -majors 13,14,15,16,17,18 -cache $(FIDELITY_CACHE) -out docs/fidelity.md -results docs/fidelity.json
+
+# fidelity-render rewrites docs/fidelity.md from the committed real figures (docs/fidelity.json), running no server:
+# after a change to the simulated side.
+fidelity-render:
+	go run ./cmd/fidelity -render docs/fidelity.json -out docs/fidelity.md
 
 # fidelity-quick runs the exact-count experiments (rings, LP_DEAD and pins) on a real PostgreSQL 17 in well under a minute.
 fidelity-quick:

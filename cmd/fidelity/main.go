@@ -3,12 +3,16 @@
 //
 //	go run ./cmd/fidelity -majors 13,16,18 -out docs/fidelity.md
 //
+// With -results it also saves the measured figures as JSON; -render re-renders the report from
+// such a file without running any server (e.g. after a hook changed).
+//
 // It installs the servers into the project's cache (.cache/postgres) with npm when missing.
 // Every server it starts is stopped before it exits, also on Ctrl-C.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -25,14 +29,48 @@ func main() {
 	majorsFlag := flag.String("majors", "13,14,15,16,17,18", "PostgreSQL majors to run, comma-separated")
 	cache := flag.String("cache", ".cache/postgres", "folder for the server binaries (npm prefix)")
 	out := flag.String("out", "docs/fidelity.md", "report to write")
+	results := flag.String("results", "", "also save the measured figures as JSON to this file")
+	render := flag.String("render", "", "re-render the report from a -results file instead of running the servers")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
-	if err := run(*majorsFlag, *cache, *out); err != nil {
+	if *render != "" {
+		if err := rerender(*render, *out); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if err := run(*majorsFlag, *cache, *out, *results); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(majorsFlag, cache, out string) error {
+// rerender writes the report from the figures saved by an earlier run.
+func rerender(in, out string) error {
+	b, err := os.ReadFile(in)
+	if err != nil {
+		return err
+	}
+	var res fidelity.Results
+	if err := json.Unmarshal(b, &res); err != nil {
+		return fmt.Errorf("%s: %v", in, err)
+	}
+	return write(&res, out)
+}
+
+// write renders the report with every simulated side.
+func write(res *fidelity.Results, out string) error {
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := fidelity.Report(f, res, fidelity.AllHooks()); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func run(majorsFlag, cache, out, results string) error {
 	var majors []int
 	for _, f := range strings.Split(majorsFlag, ",") {
 		m, err := strconv.Atoi(strings.TrimSpace(f))
@@ -56,15 +94,16 @@ func run(majorsFlag, cache, out string) error {
 		}
 	}()
 	res := fidelity.RunAll(ctx, env, majors)
-	f, err := os.Create(out)
-	if err != nil {
-		return err
+	if results != "" {
+		b, err := json.MarshalIndent(res, "", "\t")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(results, b, 0o644); err != nil {
+			return err
+		}
 	}
-	if err := fidelity.Report(f, res, fidelity.DropHooks()); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := write(res, out); err != nil {
 		return err
 	}
 	log.Printf("wrote %s (%s)", out, res.Elapsed.Round(1e9))

@@ -1,0 +1,126 @@
+package fidelity
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/labs/ring"
+)
+
+// RingSimTablePages is the size of the ring experiments' table (ring_t) in the simulation:
+// the 10,345 pages every real server measured (its rows do not carry the size, except the
+// seqscan's case name, which is used when present).
+const RingSimTablePages = 10345
+
+// WALSyncTolerance is experiment 3's tolerance: a simulated WAL flush count agrees with the
+// real cluster-wide WAL sync count when it is within 25% of it, or within 5 syncs (the
+// cached cases, where a real server makes a handful of syncs of its own).
+const (
+	WALSyncTolerance  = 0.25
+	WALSyncAbsolute   = 5
+	ringModelFirstMaj = 14
+)
+
+// RingHooks are the ring lab's simulated side of experiments 1 (pages VACUUM leaves in
+// shared buffers), 2 (pages a sequential scan leaves) and 3 (VACUUM's WAL flushes), at the
+// real run's pool (shared_buffers 128MB, NBuffers 16,384) and table (10,345 pages). The
+// model's versions start at 14: a 13 row is simulated under 14's rules and its figure says
+// so. Experiments 1 and 2 agree only when the page counts are equal. Experiment 3 compares
+// the run's WAL flushes (VACUUM's forced ones and the WAL writer's; no clients run) with
+// the real cluster-wide WAL syncs: it agrees when |simulated − real| ≤ max(25% of real, 5)
+// (WALSyncTolerance, WALSyncAbsolute); 13 counts no WAL syncs (no pg_stat_wal), so its rows
+// have no simulated verdict.
+func RingHooks() Hooks {
+	return Hooks{
+		ExpVacuumRing:  ringVacuumHook,
+		ExpSeqScanRing: ringSeqScanHook,
+		ExpVacuumWAL:   ringWALHook,
+	}
+}
+
+// ringVersion is the model's version for a major, and the figure's note when it differs.
+func ringVersion(major int) (sim.Version, string) {
+	if major < ringModelFirstMaj {
+		return sim.Version(ringModelFirstMaj), fmt.Sprintf(" (PG%d's rules: the model starts at 14)", ringModelFirstMaj)
+	}
+	return sim.Version(major), ""
+}
+
+// ringKBOf is the ring lab's RingKB for a vacuum_buffer_usage_limit as the cases print it.
+func ringKBOf(limit string) (int, error) {
+	if limit == "default" || limit == "" {
+		return -1, nil
+	}
+	kb, err := parseKB(limit)
+	return int(kb), err
+}
+
+func ringNBuffers() int {
+	nb, err := sim.SharedBuffersToNBuffers(ringPool)
+	if err != nil {
+		panic(err)
+	}
+	return nb
+}
+
+func ringVacuumHook(r Row) (string, bool, bool) {
+	limit, ok := strings.CutPrefix(r.Case, "vacuum_buffer_usage_limit ")
+	if !ok {
+		return "", false, false
+	}
+	kb, err := ringKBOf(limit)
+	if err != nil {
+		return "error: " + err.Error(), false, true
+	}
+	v, note := ringVersion(r.Major)
+	n, err := ring.PagesLeftAfterVacuum(v, kb, ringNBuffers(), RingSimTablePages)
+	if err != nil {
+		return "error: " + err.Error(), false, true
+	}
+	return fmt.Sprintf("%d pages%s", n, note), float64(n) == r.Value, true
+}
+
+var seqScanCase = regexp.MustCompile(`^count\(\*\) of (\d+) pages$`)
+
+func ringSeqScanHook(r Row) (string, bool, bool) {
+	m := seqScanCase.FindStringSubmatch(r.Case)
+	if m == nil {
+		return "", false, false
+	}
+	pages, _ := strconv.Atoi(m[1])
+	v, note := ringVersion(r.Major)
+	n, err := ring.PagesLeftAfterSeqScan(v, ringNBuffers(), pages)
+	if err != nil {
+		return "error: " + err.Error(), false, true
+	}
+	return fmt.Sprintf("%d pages%s", n, note), float64(n) == r.Value, true
+}
+
+var walCase = regexp.MustCompile(`^(cold|cached), limit (\S+)$`)
+
+func ringWALHook(r Row) (string, bool, bool) {
+	m := walCase.FindStringSubmatch(r.Case)
+	if m == nil || r.Value < 0 {
+		return "", false, false
+	}
+	kb, err := ringKBOf(m[2])
+	if err != nil {
+		return "error: " + err.Error(), false, true
+	}
+	v, note := ringVersion(r.Major)
+	vac, all, err := ring.VacuumWALFlushes(v, kb, ringNBuffers(), RingSimTablePages, m[1] == "cached")
+	if err != nil {
+		return "error: " + err.Error(), false, true
+	}
+	fig := fmt.Sprintf("%d WAL flushes (%d forced on VACUUM)%s", all, vac, note)
+	return fig, walSyncsAgree(float64(all), r.Value), true
+}
+
+// walSyncsAgree is experiment 3's rule: within 25% of the real count, or within 5 syncs.
+func walSyncsAgree(sim, real float64) bool {
+	return math.Abs(sim-real) <= math.Max(WALSyncTolerance*real, WALSyncAbsolute)
+}

@@ -1,0 +1,89 @@
+package ring
+
+import (
+	"fmt"
+
+	"github.com/bufferscope/bufferscope/sim"
+)
+
+// The fidelity harness (package fidelity, docs/fidelity.md experiments 1–3) compares a real
+// PostgreSQL with these: the ring lab's VACUUM alone (no clients) over a table of
+// tableBlocks pages at a pool of nbuffers, and a sequential scan through the core's
+// SeqScanStrategy. ringKB is vacuum_buffer_usage_limit in kB: -1 for the version's default,
+// 0 for no ring.
+
+// fidelityRun builds the ring lab's setup for the harness: VACUUM alone, every page dirtied.
+func fidelityRun(version sim.Version, ringKB, nbuffers, tableBlocks int, cached bool) Setup {
+	set := SetupOf(table.Defaults())
+	set.NBuffers, set.Version, set.RingKB, set.TableBlocks, set.Clients = nbuffers, version, ringKB, tableBlocks, 0
+	set.Prewarmed = cached
+	return set
+}
+
+// PagesLeftAfterVacuum runs VACUUM of a cold table of tableBlocks pages at a pool of
+// nbuffers and counts the table's pages left valid in shared buffers (experiment 1).
+func PagesLeftAfterVacuum(version sim.Version, ringKB, nbuffers, tableBlocks int) (int, error) {
+	r, err := NewRun(fidelityRun(version, ringKB, nbuffers, tableBlocks, false))
+	if err != nil {
+		return 0, err
+	}
+	for !r.Done() {
+		if err := r.s.Step(1 << 16); err != nil {
+			return 0, err
+		}
+	}
+	return pagesOf(r.s.Pool, r.vr.table.Locator), nil
+}
+
+// VacuumWALFlushes runs VACUUM of a table of tableBlocks pages at a pool of nbuffers, cold or
+// with the table prewarmed (cached), and returns the WAL flushes VACUUM was forced to make
+// and all WAL flushes of the run (the WAL writer's included), the latter being what a real
+// server's cluster-wide WAL sync count measures (experiment 3).
+func VacuumWALFlushes(version sim.Version, ringKB, nbuffers, tableBlocks int, cached bool) (vacuum, all uint64, err error) {
+	c, err := RunToEnd(fidelityRun(version, ringKB, nbuffers, tableBlocks, cached))
+	if err != nil {
+		return 0, 0, err
+	}
+	return c.VacuumWALFlushes, c.WALFlushes, nil
+}
+
+// PagesLeftAfterSeqScan reads a table of tableBlocks pages from a cold pool of nbuffers
+// block by block through the strategy a sequential scan chooses (SeqScanStrategy: the
+// bulk-read ring above NBuffers/4) and counts its pages left in shared buffers
+// (experiment 2).
+// Reference: src/backend/access/heap/heapam.c, initscan
+func PagesLeftAfterSeqScan(version sim.Version, nbuffers, tableBlocks int) (int, error) {
+	p, err := sim.NewPool(nbuffers, version, sim.CostModel{})
+	if err != nil {
+		return 0, err
+	}
+	rel := &sim.Relation{Name: "ring_t", Permanent: true,
+		Locator: sim.RelFileLocator{SpcOid: sim.DefaultTablespaceOid, DbOid: sim.DefaultDatabaseOid, RelNumber: sim.FirstRelNumber}}
+	rel.NBlocks[sim.MainForkNum] = sim.BlockNumber(tableBlocks)
+	if _, err := p.AddRelation(rel); err != nil {
+		return 0, err
+	}
+	b := &sim.Backend{ID: 1}
+	s := p.SeqScanStrategy(sim.BlockNumber(tableBlocks))
+	for blk := range tableBlocks {
+		id, err := p.ReadBufferExtended(b, sim.BufferTag{Locator: rel.Locator, Block: sim.BlockNumber(blk)}, s)
+		if err != nil {
+			return 0, fmt.Errorf("block %d: %v", blk, err)
+		}
+		if err := p.ReleaseBuffer(b, id); err != nil {
+			return 0, err
+		}
+	}
+	return pagesOf(p, rel.Locator), nil
+}
+
+// pagesOf counts the valid buffers of relation loc in p.
+func pagesOf(p *sim.Pool, loc sim.RelFileLocator) int {
+	n := 0
+	for id := range p.NBuffers {
+		if d := p.Desc(id); d.State.Has(sim.BM_VALID) && d.Tag.Locator == loc {
+			n++
+		}
+	}
+	return n
+}
