@@ -14,7 +14,8 @@ import (
 // After a CHECKPOINT it creates the one-block tables (so their creation and first block are in
 // the WAL to replay, which gives the startup process their cached sizes), truncates each in
 // its own transaction, stops the server with pg_ctl -m immediate and starts it again. The
-// replay time is read from the server log of the restart (the median of replayTrials crashes): the time of "redo done" minus that of "redo starts"
+// replay time is read from the server log of the restart (the fastest of replayTrials crashes:
+// on a shared machine other work only ever adds time): the time of "redo done" minus that of "redo starts"
 // (millisecond stamps), which excludes the start-up and the end-of-recovery checkpoint.
 // fsync is off so that the pg_control write each replayed commit forces does not blur the
 // buffer work (a throwaway cluster on a machine that does not crash).
@@ -47,15 +48,16 @@ func ReplayTruncates(ctx context.Context, env *Env, major int) (res ScaleResult,
 			totals = append(totals, total)
 		}
 		slices.Sort(totals)
-		p.Total = totals[len(totals)/2]
+		p.Total = totals[0]
 		p.PerOp = p.Total / DropRelations
 		res.Pools = append(res.Pools, p)
 	}
 	return res, nil
 }
 
-// replayTrials is how many crashes are replayed at each size; the median counts.
-const replayTrials = 3
+// replayTrials is how many crashes are replayed at each size; the fastest counts, as in
+// a benchmark on a machine that other work can only slow down.
+const replayTrials = 5
 
 // replayOnce creates and truncates the tables after a checkpoint, crashes the server and
 // returns the replay time read from the log of the restart, and NBuffers.

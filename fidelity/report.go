@@ -208,7 +208,7 @@ func (r *Results) Rows() []Row {
 		}
 	}
 	scale(ExpDrop, r.Drop, "per drop (median)", func(int) string { return "grows" })
-	scale(ExpReplay, r.Replay, "per TRUNCATE replayed (median crash)", func(major int) string {
+	scale(ExpReplay, r.Replay, "per TRUNCATE replayed (fastest crash)", func(major int) string {
 		if major <= 13 {
 			return "grows"
 		}
@@ -330,7 +330,7 @@ var setups = map[Experiment]string{
 		"NBuffers is compared, never the milliseconds.", DropRelations, strings.Join(DropPools, ", ")),
 	ExpReplay: fmt.Sprintf("CHECKPOINT, then %d one-block tables created and each truncated in its own "+
 		"transaction; `pg_ctl -m immediate stop` and start; the replay time is \"redo done\" minus \"redo starts\" "+
-		"in the server log (ms stamps), median of %d crashes, divided by %d; fsync off (each replayed commit also "+
+		"in the server log (ms stamps), fastest of %d crashes, divided by %d; fsync off (each replayed commit also "+
 		"rewrites pg_control). 14+ should drop the truncated relations' buffers by per-block lookups (cached "+
 		"sizes, far below NBuffers/32) and stay flat; 13 scans every descriptor and grows.", DropRelations, replayTrials, DropRelations),
 	ExpLPDead: fmt.Sprintf("A table (id int primary key, filler text) of %d rows (one leaf), vacuumed, then ids %d–%d "+
