@@ -32,8 +32,14 @@
 //     counted in commits: a version superseded by a later commit is recently dead, visited
 //     by scans but neither marked nor removed. Snapshots are taken once per transaction
 //     (each is one statement); VACUUM's own snapshot and replication slots are ignored.
-//   - Every UPDATE is non-HOT (a new index entry), as on pgbench_accounts pages without free
-//     space; HOT chains and heap pruning are not modelled, and heap pages are not in the pool.
+//   - Heap pages (heap.go) are counted, not stored in the pool: 61 rows a page at fillfactor
+//     100. An UPDATE is HOT (no index entry, no _bt_check_unique) when the new version fits on
+//     the old one's page; otherwise the new version goes to one shared tail page
+//     (RelationGetBufferForTuple without the FSM or per-backend target blocks). A page is
+//     pruned (heap_page_prune_opt) when a fetch finds less than a tenth of it free and no
+//     other backend pins it, and by VACUUM before its index pass; a statement pins the page
+//     of its row from the heap fetch to the end of its scan. Each version of a HOT chain a
+//     fetch walks costs a whole heap visit, though it is on the same page.
 //   - Simple deletion removes only LP_DEAD items (PostgreSQL 13's rule); the heap-block-guided
 //     extra deletion and bottom-up deletion of 14 and later, and deduplication, are not
 //     modelled.

@@ -113,6 +113,8 @@ type proc struct {
 	waitFrom sim.Duration
 	xmin     uint64 // the commits the transaction's snapshot saw
 	snapshot bool   // whether it holds a snapshot (MyPgXact->xmin is set)
+	heapPage int32  // the heap page whose pin the statement holds, -1 for none
+	hot      bool   // the UPDATE is a HOT update
 }
 
 // event is a proc continuing at a time; seq breaks ties in order of scheduling.
@@ -148,6 +150,7 @@ type Server struct {
 	cfg   Config
 	Pool  *sim.Pool
 	Index *Index
+	heap  *heapTable
 	rel   *sim.Relation
 	rng   *rand.Rand
 	zipf  []float64
@@ -186,6 +189,8 @@ type Server struct {
 	RowLockWaits   uint64
 	ContentWaits   uint64
 	HeapVisits     uint64
+	HOTUpdates     uint64
+	Prunes         uint64
 	Violations     []string
 	bufOf          map[sim.BlockNumber]int // the buffer a leaf was last read into
 	WaitingOnBlock sim.BlockNumber         // the leaf VACUUM waits for, 0 for none
@@ -243,17 +248,19 @@ func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error)
 		}
 	}
 	ix.stamp = s.stamp
+	s.heap = newHeap(cfg.Rows)
+	ix.walk = s.heap.walk
 	s.snaps = map[uint64]int{}
 	ix.Horizon = s.horizon
 	s.zipf = zipfCDF(cfg.Rows, cfg.ZipfS)
 	for i := range cfg.Clients {
-		pr := &proc{id: i, backend: sim.Backend{ID: i}, buf: -1}
+		pr := &proc{id: i, backend: sim.Backend{ID: i}, buf: -1, heapPage: -1}
 		s.procs = append(s.procs, pr)
 		// Clients connect one after another, a round trip apart in turn order.
 		s.schedule(pr, sim.Duration(i)*cfg.Cost.NetRoundTrip/sim.Duration(cfg.Clients))
 	}
 	if cfg.Vacuum {
-		s.vac = &proc{id: cfg.Clients, backend: sim.Backend{ID: cfg.Clients}, buf: -1, pc: pcVacStart}
+		s.vac = &proc{id: cfg.Clients, backend: sim.Backend{ID: cfg.Clients}, buf: -1, heapPage: -1, pc: pcVacStart}
 		s.procs = append(s.procs, s.vac)
 		s.at(s.vac, cfg.VacuumEvery)
 	}
@@ -483,13 +490,14 @@ func (s *Server) clientStep(pr *proc) {
 		}
 		s.run(pr, d, pcHeap)
 	case pcHeap:
+		d := s.pinHeap(pr)
 		n := ix.FetchHeap(pr.scan)
 		s.HeapVisits += uint64(n)
 		next := pcKill
 		if pr.update {
 			next = pcRowLock
 		}
-		s.run(pr, sim.Duration(n)*c.HeapVisit, next)
+		s.run(pr, d+sim.Duration(n)*c.HeapVisit, next)
 	case pcRowLock:
 		if holder, held := s.rowLock[pr.key]; held && holder != pr.id {
 			s.RowLockWaits++
@@ -500,6 +508,7 @@ func (s *Server) clientStep(pr *proc) {
 		}
 		s.rowLock[pr.key] = pr.id
 		pr.oldTID = s.rowLive[pr.key]
+		pr.extra += s.pinHeap(pr) // a commit since the fetch may have moved the row
 		pr.pc = pcUpdate
 		s.clientStep(pr)
 	case pcEPQ:
@@ -507,8 +516,20 @@ func (s *Server) clientStep(pr *proc) {
 		// version, one more heap visit.
 		pr.oldTID = s.rowLive[pr.key]
 		s.HeapVisits++
-		s.run(pr, c.Wakeup+c.HeapVisit, pcUpdate)
+		d := s.pinHeap(pr) // the newest version may be on another page
+		s.run(pr, d+c.Wakeup+c.HeapVisit, pcUpdate)
 	case pcUpdate:
+		if hp := s.heap.pages[pr.heapPage]; hp.used < HeapTuplesPerPage {
+			// heap_update: the new version fits on the old one's page and no indexed
+			// column changed (pgbench updates abalance), so it is a HOT update: no
+			// index entry, no _bt_check_unique.
+			hp.used++
+			pr.hot = true
+			pr.newTID = 0
+			s.run(pr, c.HeapUpdate, pcKill)
+			return
+		}
+		pr.hot = false
 		l := ix.LeafOf(pr.key)
 		lk := s.lock(l)
 		if t := max(lk.exclUntil, lk.shareUntil); t > s.now {
@@ -525,6 +546,7 @@ func (s *Server) clientStep(pr *proc) {
 		splits := ix.Splits
 		tid, deleted, split := ix.Insert(pr.key)
 		pr.newTID = tid
+		s.heap.place(tid)
 		if deleted {
 			d += c.SimpleDelete
 		}
@@ -565,6 +587,7 @@ func (s *Server) clientStep(pr *proc) {
 			s.unpin(pr, pr.buf)
 			pr.buf = -1
 		}
+		s.unpinHeap(pr)
 		if pr.update {
 			s.run(pr, d+c.Commit, pcCommit)
 			return
@@ -599,8 +622,16 @@ func (s *Server) clientStep(pr *proc) {
 		s.clientStep(pr)
 	case pcHandoff:
 		if pr.update {
-			ix.Commit(pr.newTID, pr.oldTID)
-			s.rowLive[pr.key] = pr.newTID
+			hp := s.heap.pages[s.heap.pageOf[pr.oldTID]]
+			if pr.hot {
+				s.HOTUpdates++
+				hp.dead = append(hp.dead, deadTuple{died: ix.CommitHOT(), root: pr.oldTID})
+			} else {
+				ix.Commit(pr.newTID, pr.oldTID)
+				hp.dead = append(hp.dead, deadTuple{died: ix.Commits(), root: pr.oldTID})
+				s.rowLive[pr.key] = pr.newTID
+			}
+			s.heap.chain[pr.oldTID]++
 			delete(s.rowLock, pr.key)
 			if q := s.rowWait[pr.key]; len(q) > 0 {
 				next := q[0]
@@ -635,6 +666,37 @@ func (s *Server) clientStep(pr *proc) {
 	}
 }
 
+// pinHeap moves pr's heap pin to the page of its row's newest index item's chain, as
+// heapam_index_fetch_tuple does, and first prunes the page if it is nearly full and no other
+// backend pins it (heap_page_prune_opt: ConditionalLockBufferForCleanup). It returns the
+// CPU the pruning took.
+func (s *Server) pinHeap(pr *proc) sim.Duration {
+	pg := s.heap.pageOf[s.rowLive[pr.key]]
+	if pg == pr.heapPage {
+		return 0
+	}
+	s.unpinHeap(pr)
+	hp := s.heap.pages[pg]
+	d := sim.Duration(0)
+	if hp.pins == 0 && HeapTuplesPerPage-hp.used < pruneBelow && len(hp.dead) > 0 {
+		if s.heap.prune(hp, s.horizon()) > 0 {
+			s.Prunes++
+			d = s.cfg.Cost.Prune
+		}
+	}
+	hp.pins++
+	pr.heapPage = pg
+	return d
+}
+
+// unpinHeap releases pr's heap page pin, if it holds one.
+func (s *Server) unpinHeap(pr *proc) {
+	if pr.heapPage >= 0 {
+		s.heap.pages[pr.heapPage].pins--
+		pr.heapPage = -1
+	}
+}
+
 // startFlush starts a flush of the WAL device: one flush at a time, each serving every
 // commit that asked before it started (group commit). Its end is an event of a pseudo proc
 // numbered len(procs).
@@ -662,6 +724,14 @@ func (s *Server) vacuumStep(pr *proc) {
 	switch pr.pc {
 	case pcVacStart:
 		s.VacuumRuns++
+		// lazy_scan_heap prunes every heap page it can get a cleanup lock on
+		// (ConditionalLockBufferForCleanup) before the index pass.
+		h := s.horizon()
+		for _, hp := range s.heap.pages {
+			if hp.pins == 0 && len(hp.dead) > 0 {
+				s.heap.prune(hp, h)
+			}
+		}
 		pr.vacLeaf = 0
 		pr.pc = pcVacLeaf
 		s.at(pr, s.now)
