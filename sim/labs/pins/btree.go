@@ -59,14 +59,14 @@ type Index struct {
 	lsn      sim.LSN
 	nextTID  uint32
 	versions map[uint32]version // heap tuple version → its state
-	// commits counts committed UPDATEs and DELETEs; a version superseded by commit c is
-	// dead to a snapshot that saw c.
+	// commits counts committed UPDATEs and DELETEs. Commit stamps the old version with the
+	// commit's number; the server's CommitAs stamps it with the updater's xid.
 	commits uint64
-	// Horizon, when set, returns the oldest active snapshot: the commits it saw
-	// (RecentGlobalXmin, as GetSnapshotData computes it from every backend's xmin). A
-	// version superseded by a later commit is dead but not yet dead to everyone: scans
-	// visit it, and neither they nor VACUUM may remove or mark it. Nil means no snapshot
-	// is older than the last commit.
+	// Horizon, when set, returns the newest stamp whose old versions are dead to everyone
+	// (one below RecentGlobalXmin, as GetSnapshotData computes it from every backend's
+	// xmin). A version with a later stamp is dead but not yet dead to everyone: scans
+	// visit it, and neither they nor VACUUM may remove or mark it. Nil means every dead
+	// version is dead to everyone.
 	Horizon func() uint64
 	blocks  sim.BlockNumber
 	// stamp, when set, performs a WAL-logged change of a leaf on the server (the pool's
@@ -364,10 +364,16 @@ func (ix *Index) CommitHOT() uint64 {
 
 // Commit makes a transaction's new version live and the version it replaced dead.
 func (ix *Index) Commit(newTID, oldTID uint32) {
+	ix.CommitAs(newTID, oldTID, ix.commits+1)
+}
+
+// CommitAs is Commit by a transaction whose version stamp (the xmax the old version gets)
+// is died: a version is dead to everyone once died is at or below Horizon.
+func (ix *Index) CommitAs(newTID, oldTID uint32, died uint64) {
 	ix.commits++
 	ix.versions[newTID] = version{st: Live}
 	if oldTID != 0 {
-		ix.versions[oldTID] = version{st: Dead, died: ix.commits}
+		ix.versions[oldTID] = version{st: Dead, died: died}
 	}
 }
 

@@ -28,9 +28,12 @@
 //
 // # Deviations from PostgreSQL
 //
-//   - The horizon (RecentGlobalXmin) is the oldest snapshot of a running transaction,
-//     counted in commits: a version superseded by a later commit is recently dead, visited
-//     by scans but neither marked nor removed. Snapshots are taken once per transaction
+//   - The horizon (RecentGlobalXmin) is the oldest xmin of a running transaction's snapshot,
+//     an xmin being the oldest xid running when the snapshot was taken; an UPDATE takes its
+//     xid in heap_update, before any wait for the row lock, and SELECTs take none. A
+//     version whose updater's xid is not below the horizon is recently dead, visited by
+//     scans but neither marked nor removed. The horizon is exact at every moment, not each
+//     backend's value from its last snapshot. Snapshots are taken once per transaction
 //     (each is one statement); VACUUM's own snapshot and replication slots are ignored.
 //   - Heap pages (heap.go) are counted, not stored in the pool: 61 rows a page at fillfactor
 //     100. An UPDATE is HOT (no index entry, no _bt_check_unique) when the new version fits on

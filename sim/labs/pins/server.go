@@ -111,7 +111,8 @@ type proc struct {
 	extra    sim.Duration // CPU owed before the next phase (a wake-up)
 	vacLeaf  int
 	waitFrom sim.Duration
-	xmin     uint64 // the commits the transaction's snapshot saw
+	xmin     uint64 // the transaction's snapshot's xmin
+	xid      uint64 // its transaction ID, 0 before it has one
 	snapshot bool   // whether it holds a snapshot (MyPgXact->xmin is set)
 	heapPage int32  // the heap page whose pin the statement holds, -1 for none
 	hot      bool   // the UPDATE is a HOT update
@@ -173,11 +174,17 @@ type Server struct {
 	vac      *proc
 	vacWait  int // buffer VACUUM waits to have alone, -1 for none
 	cur      *proc
-	// snaps counts the active snapshots by the commits each saw; minSnap is at or below
-	// the oldest. Snapshots are taken in commit order, so the oldest only moves forward.
+	// snaps counts the active snapshots by their xmin; minSnap is at or below the oldest.
+	// A new snapshot's xmin is the oldest running xid, never below an active xmin, so the
+	// oldest only moves forward.
 	snaps   map[uint64]int
 	nSnaps  int
 	minSnap uint64
+	// nextXid is the next transaction ID; running holds the xids of running transactions
+	// (UPDATEs take one at heap_update, SELECTs none) and minRun is at or below the oldest.
+	nextXid uint64
+	running map[uint64]bool
+	minRun  uint64
 
 	// Counters.
 	Commits        uint64
@@ -251,6 +258,8 @@ func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error)
 	s.heap = newHeap(cfg.Rows)
 	ix.walk = s.heap.walk
 	s.snaps = map[uint64]int{}
+	s.running = map[uint64]bool{}
+	s.nextXid, s.minRun, s.minSnap = 1, 1, 1
 	ix.Horizon = s.horizon
 	s.zipf = zipfCDF(cfg.Rows, cfg.ZipfS)
 	for i := range cfg.Clients {
@@ -290,18 +299,27 @@ func (s *Server) BufferOf(b sim.BlockNumber) (int, bool) {
 	return id, ok
 }
 
-// horizon returns the commits the oldest active snapshot saw (RecentGlobalXmin): versions
-// superseded by later commits are still visible to someone.
+// horizon returns the newest xid whose deletions are dead to everyone: one below
+// RecentGlobalXmin, the oldest xmin of an active snapshot (GetSnapshotData). A snapshot's
+// xmin is the oldest xid running when it was taken, so a transaction that took its xid
+// before the updater and still runs holds the updater's old versions back too.
 func (s *Server) horizon() uint64 {
-	last := s.Index.Commits()
 	if s.nSnaps == 0 {
-		s.minSnap = last
-		return last
+		return s.oldestRunning() - 1
 	}
-	for s.minSnap < last && s.snaps[s.minSnap] == 0 {
+	for s.minSnap < s.nextXid && s.snaps[s.minSnap] == 0 {
 		s.minSnap++
 	}
-	return s.minSnap
+	return s.minSnap - 1
+}
+
+// oldestRunning returns the oldest xid still running, or the next xid when none runs.
+// Xids are given out in order, so it only moves forward.
+func (s *Server) oldestRunning() uint64 {
+	for s.minRun < s.nextXid && !s.running[s.minRun] {
+		s.minRun++
+	}
+	return s.minRun
 }
 
 // Now returns the server's clock.
@@ -460,7 +478,7 @@ func (s *Server) clientStep(pr *proc) {
 	switch pr.pc {
 	case pcBegin:
 		// GetSnapshotData: the statement's snapshot, held until commit.
-		pr.xmin, pr.snapshot = ix.Commits(), true
+		pr.xmin, pr.snapshot = s.oldestRunning(), true
 		s.snaps[pr.xmin]++
 		s.nSnaps++
 		pr.update = s.rng.Float64() >= s.cfg.SelectShare
@@ -499,6 +517,13 @@ func (s *Server) clientStep(pr *proc) {
 		}
 		s.run(pr, d+sim.Duration(n)*c.HeapVisit, next)
 	case pcRowLock:
+		if pr.xid == 0 {
+			// heap_update's GetCurrentTransactionId: the UPDATE takes an xid before it
+			// may wait for the row lock.
+			pr.xid = s.nextXid
+			s.nextXid++
+			s.running[pr.xid] = true
+		}
 		if holder, held := s.rowLock[pr.key]; held && holder != pr.id {
 			s.RowLockWaits++
 			s.rowWait[pr.key] = append(s.rowWait[pr.key], pr.id)
@@ -625,10 +650,11 @@ func (s *Server) clientStep(pr *proc) {
 			hp := s.heap.pages[s.heap.pageOf[pr.oldTID]]
 			if pr.hot {
 				s.HOTUpdates++
-				hp.dead = append(hp.dead, deadTuple{died: ix.CommitHOT(), root: pr.oldTID})
+				ix.CommitHOT()
+				hp.dead = append(hp.dead, deadTuple{died: pr.xid, root: pr.oldTID})
 			} else {
-				ix.Commit(pr.newTID, pr.oldTID)
-				hp.dead = append(hp.dead, deadTuple{died: ix.Commits(), root: pr.oldTID})
+				ix.CommitAs(pr.newTID, pr.oldTID, pr.xid)
+				hp.dead = append(hp.dead, deadTuple{died: pr.xid, root: pr.oldTID})
 				s.rowLive[pr.key] = pr.newTID
 			}
 			s.heap.chain[pr.oldTID]++
@@ -650,6 +676,10 @@ func (s *Server) clientStep(pr *proc) {
 			}
 			s.nSnaps--
 			pr.snapshot = false
+		}
+		if pr.xid != 0 {
+			delete(s.running, pr.xid)
+			pr.xid = 0
 		}
 		s.Commits++
 		if s.SliceLen > 0 {
