@@ -32,8 +32,9 @@
 //     an xmin being the oldest xid running when the snapshot was taken; an UPDATE takes its
 //     xid in heap_update, before any wait for the row lock, and SELECTs take none. A
 //     version whose updater's xid is not below the horizon is recently dead, visited by
-//     scans but neither marked nor removed. The horizon is exact at every moment, not each
-//     backend's value from its last snapshot. Snapshots are taken once per transaction
+//     scans but neither marked nor removed. Each backend tests versions (kill_prior_tuple,
+//     _bt_check_unique, heap pruning) against the RecentGlobalXmin its last snapshot
+//     computed, and VACUUM against the OldestXmin of its start. Snapshots are taken once per transaction
 //     (each is one statement); VACUUM's own snapshot and replication slots are ignored.
 //   - Heap pages (heap.go) are counted, not stored in the pool: 61 rows a page at fillfactor
 //     100. An UPDATE is HOT (no index entry, no _bt_check_unique) when the new version fits on

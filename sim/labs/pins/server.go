@@ -113,9 +113,13 @@ type proc struct {
 	waitFrom sim.Duration
 	xmin     uint64 // the transaction's snapshot's xmin
 	xid      uint64 // its transaction ID, 0 before it has one
-	snapshot bool   // whether it holds a snapshot (MyPgXact->xmin is set)
-	heapPage int32  // the heap page whose pin the statement holds, -1 for none
-	hot      bool   // the UPDATE is a HOT update
+	// recent is the backend's RecentGlobalXmin (as a horizon) from its last snapshot,
+	// VACUUM's OldestXmin from its start; hasRecent says it is set.
+	recent    uint64
+	hasRecent bool
+	snapshot  bool  // whether it holds a snapshot (MyPgXact->xmin is set)
+	heapPage  int32 // the heap page whose pin the statement holds, -1 for none
+	hot       bool  // the UPDATE is a HOT update
 }
 
 // event is a proc continuing at a time; seq breaks ties in order of scheduling.
@@ -260,7 +264,7 @@ func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error)
 	s.snaps = map[uint64]int{}
 	s.running = map[uint64]bool{}
 	s.nextXid, s.minRun, s.minSnap = 1, 1, 1
-	ix.Horizon = s.horizon
+	ix.Horizon = s.recentHorizon
 	s.zipf = zipfCDF(cfg.Rows, cfg.ZipfS)
 	for i := range cfg.Clients {
 		pr := &proc{id: i, backend: sim.Backend{ID: i}, buf: -1, heapPage: -1}
@@ -311,6 +315,15 @@ func (s *Server) horizon() uint64 {
 		s.minSnap++
 	}
 	return s.minSnap - 1
+}
+
+// recentHorizon is the horizon the current backend tests versions against: its
+// RecentGlobalXmin from its last snapshot (VACUUM: its OldestXmin), else the exact one.
+func (s *Server) recentHorizon() uint64 {
+	if s.cur != nil && s.cur.hasRecent {
+		return s.cur.recent
+	}
+	return s.horizon()
 }
 
 // oldestRunning returns the oldest xid still running, or the next xid when none runs.
@@ -481,6 +494,9 @@ func (s *Server) clientStep(pr *proc) {
 		pr.xmin, pr.snapshot = s.oldestRunning(), true
 		s.snaps[pr.xmin]++
 		s.nSnaps++
+		// GetSnapshotData also computes RecentGlobalXmin, which this backend's pruning
+		// and dead-tuple tests use until its next snapshot.
+		pr.recent, pr.hasRecent = s.horizon(), true
 		pr.update = s.rng.Float64() >= s.cfg.SelectShare
 		pr.key = s.drawKey()
 		pr.extra += c.Statement + sim.Duration(ix.Levels())*c.DescendLevel + sim.Duration(len(s.procs))*c.SnapshotPerBackend
@@ -709,7 +725,7 @@ func (s *Server) pinHeap(pr *proc) sim.Duration {
 	hp := s.heap.pages[pg]
 	d := sim.Duration(0)
 	if hp.pins == 0 && HeapTuplesPerPage-hp.used < pruneBelow && len(hp.dead) > 0 {
-		if s.heap.prune(hp, s.horizon()) > 0 {
+		if s.heap.prune(hp, s.recentHorizon()) > 0 {
 			s.Prunes++
 			d = s.cfg.Cost.Prune
 		}
@@ -756,7 +772,9 @@ func (s *Server) vacuumStep(pr *proc) {
 		s.VacuumRuns++
 		// lazy_scan_heap prunes every heap page it can get a cleanup lock on
 		// (ConditionalLockBufferForCleanup) before the index pass.
-		h := s.horizon()
+		// GetOldestXmin once at the start: the whole run uses it.
+		pr.recent, pr.hasRecent = s.horizon(), true
+		h := pr.recent
 		for _, hp := range s.heap.pages {
 			if hp.pins == 0 && len(hp.dead) > 0 {
 				s.heap.prune(hp, h)
