@@ -44,10 +44,9 @@
 //     other backend pins it, and by VACUUM before its index pass; a statement pins the page
 //     of its row from the heap fetch to the end of its scan. Each version of a HOT chain a
 //     fetch walks costs a whole heap visit, though it is on the same page. So modelled, about
-//     97% of the UPDATEs at 20 clients are HOT and the leftmost leaf does not split, while
-//     the 2017 thread found it split down to about 17 keys with some 8 items each: most
-//     updates of the hot rows were non-HOT there, so pruning of hot heap pages fails more
-//     often in PostgreSQL than here, for a reason this model lacks.
+//     97% of the UPDATEs at 20 clients are HOT, and in a run shortened by the time scale
+//     the leftmost leaf hardly splits; the 2017 thread found it split down to about 17 keys
+//     after 10 minutes, which a thousand times more non-HOT updates could do at that rate.
 //   - Simple deletion removes only LP_DEAD items (PostgreSQL 13's rule); the heap-block-guided
 //     extra deletion and bottom-up deletion of 14 and later, and deduplication, are not
 //     modelled.
