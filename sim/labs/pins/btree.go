@@ -59,19 +59,22 @@ type Index struct {
 	lsn      sim.LSN
 	nextTID  uint32
 	versions map[uint32]version // heap tuple version → its state
-	// commits counts committed UPDATEs and DELETEs; a version superseded by commit c is
-	// dead to a snapshot that saw c.
+	// commits counts committed UPDATEs and DELETEs. Commit stamps the old version with the
+	// commit's number; the server's CommitAs stamps it with the updater's xid.
 	commits uint64
-	// Horizon, when set, returns the oldest active snapshot: the commits it saw
-	// (RecentGlobalXmin, as GetSnapshotData computes it from every backend's xmin). A
-	// version superseded by a later commit is dead but not yet dead to everyone: scans
-	// visit it, and neither they nor VACUUM may remove or mark it. Nil means no snapshot
-	// is older than the last commit.
+	// Horizon, when set, returns the newest stamp whose old versions are dead to everyone
+	// (one below RecentGlobalXmin, as GetSnapshotData computes it from every backend's
+	// xmin). A version with a later stamp is dead but not yet dead to everyone: scans
+	// visit it, and neither they nor VACUUM may remove or mark it. Nil means every dead
+	// version is dead to everyone.
 	Horizon func() uint64
 	blocks  sim.BlockNumber
 	// stamp, when set, performs a WAL-logged change of a leaf on the server (the pool's
 	// WAL, the page's buffer) and sets its LSN; without it the index counts LSNs itself.
 	stamp func(l *Leaf)
+	// walk, when set, returns the heap tuples a visit of item tid costs (its HOT chain);
+	// without it every visit is one tuple.
+	walk func(tid uint32, live bool) int
 	// Stats
 	HintsSet, HintsLost, HintsLostSplit, Splits, SimpleDeleted, VacuumRemoved uint64
 }
@@ -180,8 +183,8 @@ func (ix *Index) ReadPage(key int32, keepPin bool) *Scan {
 }
 
 // FetchHeap visits each copied TID's heap tuple as index_fetch_heap does, returning how
-// many were visited; a tuple dead to everyone is remembered in so->killedItems
-// (kill_prior_tuple), the live one is the row.
+// many heap tuples were visited (each TID's HOT chain, walked whole); a TID dead to everyone
+// is remembered in so->killedItems (kill_prior_tuple), the live one is the row.
 func (ix *Index) FetchHeap(sc *Scan) int {
 	for _, tid := range sc.TIDs {
 		if ix.deadToAll(tid) {
@@ -190,7 +193,11 @@ func (ix *Index) FetchHeap(sc *Scan) int {
 			sc.visible = tid
 		}
 	}
-	return len(sc.TIDs)
+	n := 0
+	for _, tid := range sc.TIDs {
+		n += ix.walkCost(tid)
+	}
+	return n
 }
 
 // KillItems mirrors _bt_killitems (nbtutils.c): with the pin kept it marks the killed items
@@ -252,7 +259,7 @@ func (ix *Index) CheckUnique(key int32) int {
 		if it.Key != key || it.LPDead {
 			continue
 		}
-		visits++
+		visits += ix.walkCost(it.TID)
 		if ix.deadToAll(it.TID) {
 			it.LPDead = true
 			ix.HintsSet++
@@ -340,12 +347,33 @@ func (ix *Index) Split(l *Leaf) *Leaf {
 	return r
 }
 
+// walkCost returns the heap tuples a visit of item tid costs.
+func (ix *Index) walkCost(tid uint32) int {
+	if ix.walk == nil {
+		return 1
+	}
+	return ix.walk(tid, ix.versions[tid].st == Live)
+}
+
+// CommitHOT counts a committed HOT update: the row's index item stays live, its chain grows.
+// It returns the commit's number, which supersedes the chain's previous newest version.
+func (ix *Index) CommitHOT() uint64 {
+	ix.commits++
+	return ix.commits
+}
+
 // Commit makes a transaction's new version live and the version it replaced dead.
 func (ix *Index) Commit(newTID, oldTID uint32) {
+	ix.CommitAs(newTID, oldTID, ix.commits+1)
+}
+
+// CommitAs is Commit by a transaction whose version stamp (the xmax the old version gets)
+// is died: a version is dead to everyone once died is at or below Horizon.
+func (ix *Index) CommitAs(newTID, oldTID uint32, died uint64) {
 	ix.commits++
 	ix.versions[newTID] = version{st: Live}
 	if oldTID != 0 {
-		ix.versions[oldTID] = version{st: Dead, died: ix.commits}
+		ix.versions[oldTID] = version{st: Dead, died: died}
 	}
 }
 

@@ -63,6 +63,9 @@ type Cost struct {
 	// PostgreSQL 14 (dc7420c2c9) it reads every backend's PGXACT entry, so each statement's
 	// snapshot costs more with more connections (assumed 10 ns per backend).
 	SnapshotPerBackend sim.Duration
+	// Prune is heap_page_prune on one heap page under its cleanup lock: free the dead
+	// versions' space, redirect HOT chains, WAL-log it (assumed 5 µs, as SimpleDelete).
+	Prune sim.Duration
 	// VacuumPage is btvacuumpage on one leaf once it has the cleanup lock (assumed 5 µs).
 	VacuumPage sim.Duration
 }
@@ -76,5 +79,6 @@ func DefaultCost() Cost {
 		HeapUpdate: 3 * us, IndexInsert: 1500 * sim.Nanosecond, SimpleDelete: 5 * us,
 		Split: 20 * us, Commit: 2 * us, WALFlush: 30 * us, Wakeup: 4 * us, VacuumPage: 5 * us,
 		LockRelease: 1 * us, WaitQueueScan: 40 * sim.Nanosecond, SnapshotPerBackend: 10 * sim.Nanosecond,
+		Prune: 5 * us,
 	}
 }

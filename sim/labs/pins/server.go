@@ -111,8 +111,15 @@ type proc struct {
 	extra    sim.Duration // CPU owed before the next phase (a wake-up)
 	vacLeaf  int
 	waitFrom sim.Duration
-	xmin     uint64 // the commits the transaction's snapshot saw
-	snapshot bool   // whether it holds a snapshot (MyPgXact->xmin is set)
+	xmin     uint64 // the transaction's snapshot's xmin
+	xid      uint64 // its transaction ID, 0 before it has one
+	// recent is the backend's RecentGlobalXmin (as a horizon) from its last snapshot,
+	// VACUUM's OldestXmin from its start; hasRecent says it is set.
+	recent    uint64
+	hasRecent bool
+	snapshot  bool  // whether it holds a snapshot (MyPgXact->xmin is set)
+	heapPage  int32 // the heap page whose pin the statement holds, -1 for none
+	hot       bool  // the UPDATE is a HOT update
 }
 
 // event is a proc continuing at a time; seq breaks ties in order of scheduling.
@@ -148,6 +155,7 @@ type Server struct {
 	cfg   Config
 	Pool  *sim.Pool
 	Index *Index
+	heap  *heapTable
 	rel   *sim.Relation
 	rng   *rand.Rand
 	zipf  []float64
@@ -170,11 +178,17 @@ type Server struct {
 	vac      *proc
 	vacWait  int // buffer VACUUM waits to have alone, -1 for none
 	cur      *proc
-	// snaps counts the active snapshots by the commits each saw; minSnap is at or below
-	// the oldest. Snapshots are taken in commit order, so the oldest only moves forward.
+	// snaps counts the active snapshots by their xmin; minSnap is at or below the oldest.
+	// A new snapshot's xmin is the oldest running xid, never below an active xmin, so the
+	// oldest only moves forward.
 	snaps   map[uint64]int
 	nSnaps  int
 	minSnap uint64
+	// nextXid is the next transaction ID; running holds the xids of running transactions
+	// (UPDATEs take one at heap_update, SELECTs none) and minRun is at or below the oldest.
+	nextXid uint64
+	running map[uint64]bool
+	minRun  uint64
 
 	// Counters.
 	Commits        uint64
@@ -186,6 +200,8 @@ type Server struct {
 	RowLockWaits   uint64
 	ContentWaits   uint64
 	HeapVisits     uint64
+	HOTUpdates     uint64
+	Prunes         uint64
 	Violations     []string
 	bufOf          map[sim.BlockNumber]int // the buffer a leaf was last read into
 	WaitingOnBlock sim.BlockNumber         // the leaf VACUUM waits for, 0 for none
@@ -243,17 +259,21 @@ func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error)
 		}
 	}
 	ix.stamp = s.stamp
+	s.heap = newHeap(cfg.Rows)
+	ix.walk = s.heap.walk
 	s.snaps = map[uint64]int{}
-	ix.Horizon = s.horizon
+	s.running = map[uint64]bool{}
+	s.nextXid, s.minRun, s.minSnap = 1, 1, 1
+	ix.Horizon = s.recentHorizon
 	s.zipf = zipfCDF(cfg.Rows, cfg.ZipfS)
 	for i := range cfg.Clients {
-		pr := &proc{id: i, backend: sim.Backend{ID: i}, buf: -1}
+		pr := &proc{id: i, backend: sim.Backend{ID: i}, buf: -1, heapPage: -1}
 		s.procs = append(s.procs, pr)
 		// Clients connect one after another, a round trip apart in turn order.
 		s.schedule(pr, sim.Duration(i)*cfg.Cost.NetRoundTrip/sim.Duration(cfg.Clients))
 	}
 	if cfg.Vacuum {
-		s.vac = &proc{id: cfg.Clients, backend: sim.Backend{ID: cfg.Clients}, buf: -1, pc: pcVacStart}
+		s.vac = &proc{id: cfg.Clients, backend: sim.Backend{ID: cfg.Clients}, buf: -1, heapPage: -1, pc: pcVacStart}
 		s.procs = append(s.procs, s.vac)
 		s.at(s.vac, cfg.VacuumEvery)
 	}
@@ -283,18 +303,36 @@ func (s *Server) BufferOf(b sim.BlockNumber) (int, bool) {
 	return id, ok
 }
 
-// horizon returns the commits the oldest active snapshot saw (RecentGlobalXmin): versions
-// superseded by later commits are still visible to someone.
+// horizon returns the newest xid whose deletions are dead to everyone: one below
+// RecentGlobalXmin, the oldest xmin of an active snapshot (GetSnapshotData). A snapshot's
+// xmin is the oldest xid running when it was taken, so a transaction that took its xid
+// before the updater and still runs holds the updater's old versions back too.
 func (s *Server) horizon() uint64 {
-	last := s.Index.Commits()
 	if s.nSnaps == 0 {
-		s.minSnap = last
-		return last
+		return s.oldestRunning() - 1
 	}
-	for s.minSnap < last && s.snaps[s.minSnap] == 0 {
+	for s.minSnap < s.nextXid && s.snaps[s.minSnap] == 0 {
 		s.minSnap++
 	}
-	return s.minSnap
+	return s.minSnap - 1
+}
+
+// recentHorizon is the horizon the current backend tests versions against: its
+// RecentGlobalXmin from its last snapshot (VACUUM: its OldestXmin), else the exact one.
+func (s *Server) recentHorizon() uint64 {
+	if s.cur != nil && s.cur.hasRecent {
+		return s.cur.recent
+	}
+	return s.horizon()
+}
+
+// oldestRunning returns the oldest xid still running, or the next xid when none runs.
+// Xids are given out in order, so it only moves forward.
+func (s *Server) oldestRunning() uint64 {
+	for s.minRun < s.nextXid && !s.running[s.minRun] {
+		s.minRun++
+	}
+	return s.minRun
 }
 
 // Now returns the server's clock.
@@ -453,9 +491,12 @@ func (s *Server) clientStep(pr *proc) {
 	switch pr.pc {
 	case pcBegin:
 		// GetSnapshotData: the statement's snapshot, held until commit.
-		pr.xmin, pr.snapshot = ix.Commits(), true
+		pr.xmin, pr.snapshot = s.oldestRunning(), true
 		s.snaps[pr.xmin]++
 		s.nSnaps++
+		// GetSnapshotData also computes RecentGlobalXmin, which this backend's pruning
+		// and dead-tuple tests use until its next snapshot.
+		pr.recent, pr.hasRecent = s.horizon(), true
 		pr.update = s.rng.Float64() >= s.cfg.SelectShare
 		pr.key = s.drawKey()
 		pr.extra += c.Statement + sim.Duration(ix.Levels())*c.DescendLevel + sim.Duration(len(s.procs))*c.SnapshotPerBackend
@@ -483,14 +524,22 @@ func (s *Server) clientStep(pr *proc) {
 		}
 		s.run(pr, d, pcHeap)
 	case pcHeap:
+		d := s.pinHeap(pr)
 		n := ix.FetchHeap(pr.scan)
 		s.HeapVisits += uint64(n)
 		next := pcKill
 		if pr.update {
 			next = pcRowLock
 		}
-		s.run(pr, sim.Duration(n)*c.HeapVisit, next)
+		s.run(pr, d+sim.Duration(n)*c.HeapVisit, next)
 	case pcRowLock:
+		if pr.xid == 0 {
+			// heap_update's GetCurrentTransactionId: the UPDATE takes an xid before it
+			// may wait for the row lock.
+			pr.xid = s.nextXid
+			s.nextXid++
+			s.running[pr.xid] = true
+		}
 		if holder, held := s.rowLock[pr.key]; held && holder != pr.id {
 			s.RowLockWaits++
 			s.rowWait[pr.key] = append(s.rowWait[pr.key], pr.id)
@@ -500,6 +549,7 @@ func (s *Server) clientStep(pr *proc) {
 		}
 		s.rowLock[pr.key] = pr.id
 		pr.oldTID = s.rowLive[pr.key]
+		pr.extra += s.pinHeap(pr) // a commit since the fetch may have moved the row
 		pr.pc = pcUpdate
 		s.clientStep(pr)
 	case pcEPQ:
@@ -507,8 +557,20 @@ func (s *Server) clientStep(pr *proc) {
 		// version, one more heap visit.
 		pr.oldTID = s.rowLive[pr.key]
 		s.HeapVisits++
-		s.run(pr, c.Wakeup+c.HeapVisit, pcUpdate)
+		d := s.pinHeap(pr) // the newest version may be on another page
+		s.run(pr, d+c.Wakeup+c.HeapVisit, pcUpdate)
 	case pcUpdate:
+		if hp := s.heap.pages[pr.heapPage]; hp.used < HeapTuplesPerPage {
+			// heap_update: the new version fits on the old one's page and no indexed
+			// column changed (pgbench updates abalance), so it is a HOT update: no
+			// index entry, no _bt_check_unique.
+			hp.used++
+			pr.hot = true
+			pr.newTID = 0
+			s.run(pr, c.HeapUpdate, pcKill)
+			return
+		}
+		pr.hot = false
 		l := ix.LeafOf(pr.key)
 		lk := s.lock(l)
 		if t := max(lk.exclUntil, lk.shareUntil); t > s.now {
@@ -525,6 +587,7 @@ func (s *Server) clientStep(pr *proc) {
 		splits := ix.Splits
 		tid, deleted, split := ix.Insert(pr.key)
 		pr.newTID = tid
+		s.heap.place(tid)
 		if deleted {
 			d += c.SimpleDelete
 		}
@@ -565,6 +628,7 @@ func (s *Server) clientStep(pr *proc) {
 			s.unpin(pr, pr.buf)
 			pr.buf = -1
 		}
+		s.unpinHeap(pr)
 		if pr.update {
 			s.run(pr, d+c.Commit, pcCommit)
 			return
@@ -599,8 +663,17 @@ func (s *Server) clientStep(pr *proc) {
 		s.clientStep(pr)
 	case pcHandoff:
 		if pr.update {
-			ix.Commit(pr.newTID, pr.oldTID)
-			s.rowLive[pr.key] = pr.newTID
+			hp := s.heap.pages[s.heap.pageOf[pr.oldTID]]
+			if pr.hot {
+				s.HOTUpdates++
+				ix.CommitHOT()
+				hp.dead = append(hp.dead, deadTuple{died: pr.xid, root: pr.oldTID})
+			} else {
+				ix.CommitAs(pr.newTID, pr.oldTID, pr.xid)
+				hp.dead = append(hp.dead, deadTuple{died: pr.xid, root: pr.oldTID})
+				s.rowLive[pr.key] = pr.newTID
+			}
+			s.heap.chain[pr.oldTID]++
 			delete(s.rowLock, pr.key)
 			if q := s.rowWait[pr.key]; len(q) > 0 {
 				next := q[0]
@@ -620,6 +693,10 @@ func (s *Server) clientStep(pr *proc) {
 			s.nSnaps--
 			pr.snapshot = false
 		}
+		if pr.xid != 0 {
+			delete(s.running, pr.xid)
+			pr.xid = 0
+		}
 		s.Commits++
 		if s.SliceLen > 0 {
 			i := int(s.now / s.SliceLen)
@@ -632,6 +709,37 @@ func (s *Server) clientStep(pr *proc) {
 		pr.pc = pcBegin
 		pr.scan = nil
 		s.at(pr, s.now+c.NetRoundTrip)
+	}
+}
+
+// pinHeap moves pr's heap pin to the page of its row's newest index item's chain, as
+// heapam_index_fetch_tuple does, and first prunes the page if it is nearly full and no other
+// backend pins it (heap_page_prune_opt: ConditionalLockBufferForCleanup). It returns the
+// CPU the pruning took.
+func (s *Server) pinHeap(pr *proc) sim.Duration {
+	pg := s.heap.pageOf[s.rowLive[pr.key]]
+	if pg == pr.heapPage {
+		return 0
+	}
+	s.unpinHeap(pr)
+	hp := s.heap.pages[pg]
+	d := sim.Duration(0)
+	if hp.pins == 0 && HeapTuplesPerPage-hp.used < pruneBelow && len(hp.dead) > 0 {
+		if s.heap.prune(hp, s.recentHorizon()) > 0 {
+			s.Prunes++
+			d = s.cfg.Cost.Prune
+		}
+	}
+	hp.pins++
+	pr.heapPage = pg
+	return d
+}
+
+// unpinHeap releases pr's heap page pin, if it holds one.
+func (s *Server) unpinHeap(pr *proc) {
+	if pr.heapPage >= 0 {
+		s.heap.pages[pr.heapPage].pins--
+		pr.heapPage = -1
 	}
 }
 
@@ -662,6 +770,16 @@ func (s *Server) vacuumStep(pr *proc) {
 	switch pr.pc {
 	case pcVacStart:
 		s.VacuumRuns++
+		// lazy_scan_heap prunes every heap page it can get a cleanup lock on
+		// (ConditionalLockBufferForCleanup) before the index pass.
+		// GetOldestXmin once at the start: the whole run uses it.
+		pr.recent, pr.hasRecent = s.horizon(), true
+		h := pr.recent
+		for _, hp := range s.heap.pages {
+			if hp.pins == 0 && len(hp.dead) > 0 {
+				s.heap.prune(hp, h)
+			}
+		}
 		pr.vacLeaf = 0
 		pr.pc = pcVacLeaf
 		s.at(pr, s.now)
