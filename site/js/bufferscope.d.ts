@@ -315,7 +315,7 @@ export interface PinsParams {
   clients?: string;
   /** Whether a B-tree scan keeps or drops its leaf-page pin, by PostgreSQL version. Default "drop-pin"; one of "keep-pin", "drop-pin", "pg19". */
   policy?: string;
-  /** The share of transactions that read a row by its key; the others update it (a non-HOT update: a new index entry). Default "0.5"; 0 to 1 at the defaults; share. */
+  /** The share of transactions that read a row by its key; the others update its balance, a HOT update when the new version fits on its heap page, else a new index entry. Default "0.5"; 0 to 1 at the defaults; share. */
   select_share?: string;
   /** pgbench random_zipfian's parameter: key k is drawn with probability proportional to k^-s, so low keys, on the leftmost leaf, are hot. Default "1.1"; 1.001 to 5 at the defaults. */
   zipf?: string;

@@ -37,7 +37,7 @@ var table = &lab.Table{
 			},
 			Doc: "Whether a B-tree scan keeps or drops its leaf-page pin, by PostgreSQL version."},
 		{Key: "select_share", Label: "SELECT share", Kind: lab.Float, Unit: "share", Default: "0.5", Min: 0, Max: 1, Step: 0.05,
-			Doc: "The share of transactions that read a row by its key; the others update it (a non-HOT update: a new index entry)."},
+			Doc: "The share of transactions that read a row by its key; the others update its balance, a HOT update when the new version fits on its heap page, else a new index entry."},
 		{Key: "zipf", Label: "Zipfian skew", Kind: lab.Float, Default: "1.1", Min: sim.MinZipfianParam, Max: 5, Step: 0.1,
 			Doc: "pgbench random_zipfian's parameter: key k is drawn with probability proportional to k^-s, so low keys, on the leftmost leaf, are hot."},
 		{Key: "unique", Label: "Unique index", Kind: lab.Choice, Default: "true", Choices: boolChoices,
