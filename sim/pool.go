@@ -195,6 +195,14 @@ func (p *Pool) readBuffer(b *Backend, tag BufferTag, ri int) (int, error) {
 	}
 	// A miss, or a buffer found without BM_VALID: read the page. It is read under
 	// BM_IO_IN_PROGRESS; a step is atomic, so the flag is never seen.
+	p.readPage(b, id, rel, tag)
+	return id, nil
+}
+
+// readPage reads the page of a buffer a miss allocated, as ReadBuffer_common does after
+// BufferAlloc: from the kernel's page cache or from storage, with the LSN the page had when
+// it was last written, and marks the buffer valid. It is off the hot path of a hit.
+func (p *Pool) readPage(b *Backend, id int, rel *Relation, tag BufferTag) {
 	p.Stats.Misses++
 	if p.osCache >= 100 || p.pcg != nil && percentDraw(p.pcg) < p.osCache {
 		p.Stats.ReadsOSCache++
@@ -207,7 +215,6 @@ func (p *Pool) readBuffer(b *Backend, tag BufferTag, ri int) (int, error) {
 	d.LSN = rel.pageLSN(tag.Fork, tag.Block)
 	d.State |= BM_VALID
 	p.emitBackend(EvRead, b, id)
-	return id, nil
 }
 
 // bufferAlloc mirrors BufferAlloc after its lookup (done by readBuffer, whose key and hash it

@@ -229,18 +229,7 @@ func (p *Pool) ReadBufferExtended(b *Backend, tag BufferTag, s *BufferAccessStra
 			return -1, err
 		}
 	}
-	p.Stats.Misses++
-	if p.osCache >= 100 || p.pcg != nil && percentDraw(p.pcg) < p.osCache {
-		p.Stats.ReadsOSCache++
-		p.charge(p.Cost.ReadOSCache)
-	} else {
-		p.Stats.ReadsDisk++
-		p.charge(p.Cost.ReadDisk)
-	}
-	d := &p.desc[id]
-	d.LSN = rel.pageLSN(tag.Fork, tag.Block)
-	d.State |= BM_VALID
-	p.emitBackend(EvRead, b, id)
+	p.readPage(b, id, rel, tag)
 	return id, nil
 }
 
