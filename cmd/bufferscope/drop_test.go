@@ -303,7 +303,7 @@ func TestDropRejectsBadInput(t *testing.T) {
 }
 
 // fakeReproduction returns a reproduction with every table filled and the given checks.
-func fakeReproduction(checks ...drop.TargetCheck) *drop.Reproduction {
+func fakeReproduction(checks ...lab.Target) *drop.Reproduction {
 	four := func() []sim.Duration { return []sim.Duration{sim.Second, sim.Second, sim.Second, sim.Second} }
 	r := &drop.Reproduction{BVacM: four(), BVacP: four(), BTruncM: four(), BTruncP: four(), Checks: checks}
 	for range 7 {
@@ -343,17 +343,17 @@ func fakeReproduce(t *testing.T, r *drop.Reproduction) *int {
 }
 
 func TestDropReproduce(t *testing.T) {
-	pass := drop.TargetCheck{Name: "target one", Pass: true, Detail: "fine"}
-	fail := drop.TargetCheck{Name: "target two", Pass: false, Detail: "missed"}
+	pass := lab.Target{Name: "target one", Pass: true, Detail: "fine"}
+	fail := lab.Target{Name: "target two", Pass: false, Detail: "missed"}
 	wantErr := "reproducing: table A: first\nreproducing: table B: last\n"
 	for _, tt := range []struct {
 		name   string
-		checks []drop.TargetCheck
+		checks []lab.Target
 		code   int
 		stderr string
 	}{
-		{"all pass", []drop.TargetCheck{pass, pass}, 0, wantErr},
-		{"one fails", []drop.TargetCheck{pass, fail}, 1,
+		{"all pass", []lab.Target{pass, pass}, 0, wantErr},
+		{"one fails", []lab.Target{pass, fail}, 1,
 			wantErr + "bufferscope drop: targets of the published measurements missed; the table above marks them\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -58,3 +58,17 @@ func TestPerRelationLegend(t *testing.T) {
 		t.Error("free play's legend lacks the clock hand")
 	}
 }
+
+func TestTargets(t *testing.T) {
+	var ts Targets
+	ts.Add(true, "one", "fine")
+	if !ts.Passed() {
+		t.Error("one passing target did not pass")
+	}
+	ts.Add(false, "two", "missed")
+	var b strings.Builder
+	ts.WriteMarkdown(&b)
+	if ts.Passed() || b.String() != "- **pass** one: fine\n- **FAIL** two: missed\n" {
+		t.Errorf("passed %v, markdown %q", ts.Passed(), b.String())
+	}
+}

@@ -3,6 +3,7 @@ package drop
 import (
 	"fmt"
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/lab"
 	"math"
 	"strings"
 )
@@ -50,23 +51,16 @@ type Reproduction struct {
 	AMaster, APatched [][]sim.Duration
 	// B[j]: table B at dropSizes[j], for VACUUM and TRUNCATE, pg13 and pg14.
 	BVacM, BVacP, BTruncM, BTruncP []sim.Duration
-	Checks                         []TargetCheck
+	Checks                         lab.Targets
 	// Grid holds, for each patched cell of table B, whether the simulated replay falls in the
 	// published figure's polling step: a published t means the replay ended within the
 	// 0.1 s before t (pg_ctl promote -w polls every 0.1 s). These are observations beside the
 	// targets; Passed does not read them.
-	Grid []TargetCheck
+	Grid []lab.Target
 	// BTruncToastM is table B's TRUNCATE master at 100GB with a TOAST table per table
 	// (1000x1+t): each commit then drops three relations, and the scan compares each buffer
 	// with all three. The published schema is not known; this is an observation.
 	BTruncToastM sim.Duration
-}
-
-// TargetCheck is one target of seed-results.md and whether the simulation meets it.
-type TargetCheck struct {
-	Name   string
-	Pass   bool
-	Detail string
 }
 
 // Reproduce runs every experiment behind the published drop tables under the cost
@@ -144,7 +138,7 @@ func (r *Reproduction) check() {
 	if crossover == "" {
 		crossover = "none"
 	}
-	r.Checks = append(r.Checks, TargetCheck{
+	r.Checks = append(r.Checks, lab.Target{
 		Name:   "A: at 100GB the lookup path stops winning between NB/64 and NB/8",
 		Pass:   wins64 && losesBy8,
 		Detail: fmt.Sprintf("first size where lookup ≥ scan: %s (lookup/scan: %s)", crossover, strings.Join(ratios, ", ")),
@@ -154,7 +148,7 @@ func (r *Reproduction) check() {
 		m, p []sim.Duration
 	}{{"VACUUM", r.BVacM, r.BVacP}, {"TRUNCATE", r.BTruncM, r.BTruncP}} {
 		growth := t.m[last].Seconds() / t.m[last-1].Seconds()
-		r.Checks = append(r.Checks, TargetCheck{
+		r.Checks = append(r.Checks, lab.Target{
 			Name:   "B " + t.name + ": master grows about linearly with NBuffers (100GB/20GB between 3.5 and 6.5)",
 			Pass:   growth >= 3.5 && growth <= 6.5,
 			Detail: fmt.Sprintf("100GB/20GB = %.2f", growth),
@@ -164,13 +158,13 @@ func (r *Reproduction) check() {
 			lo, hi = min(lo, d), max(hi, d)
 		}
 		flat := hi.Seconds() / lo.Seconds()
-		r.Checks = append(r.Checks, TargetCheck{
+		r.Checks = append(r.Checks, lab.Target{
 			Name:   "B " + t.name + ": patched stays flat (max/min below 1.5)",
 			Pass:   flat < 1.5,
 			Detail: fmt.Sprintf("max/min = %.3f", flat),
 		})
 		gain := t.m[last].Seconds() / t.p[last].Seconds()
-		r.Checks = append(r.Checks, TargetCheck{
+		r.Checks = append(r.Checks, lab.Target{
 			Name:   "B " + t.name + ": at 100GB master/patched above 50",
 			Pass:   gain > 50,
 			Detail: fmt.Sprintf("master/patched = %.1f", gain),
@@ -190,7 +184,7 @@ func (r *Reproduction) checkGrid() {
 			// The published figures have whole milliseconds: compare in Durations.
 			hi := sim.Duration(math.Round(c.pub*1000)) * sim.Millisecond
 			lo := hi - 100*sim.Millisecond
-			r.Grid = append(r.Grid, TargetCheck{
+			r.Grid = append(r.Grid, lab.Target{
 				Name:   fmt.Sprintf("B %s patched at %s in (%.3f, %.3f] s", c.name, row.size, lo.Seconds(), c.pub),
 				Pass:   c.sim > lo && c.sim <= hi,
 				Detail: fmt.Sprintf("%.3f s", c.sim.Seconds()),
@@ -200,14 +194,7 @@ func (r *Reproduction) checkGrid() {
 }
 
 // Passed reports whether every target is met.
-func (r *Reproduction) Passed() bool {
-	for _, c := range r.Checks {
-		if !c.Pass {
-			return false
-		}
-	}
-	return true
-}
+func (r *Reproduction) Passed() bool { return r.Checks.Passed() }
 
 // Markdown writes the published tables beside the simulated ones and the checks.
 func (r *Reproduction) Markdown() string {
@@ -239,13 +226,7 @@ func (r *Reproduction) Markdown() string {
 			pub(row.truncM), sec(r.BTruncM[j]), pub(row.truncP), sec(r.BTruncP[j]))
 	}
 	b.WriteString("\n## Targets (reference/seed-results.md)\n\n")
-	for _, c := range r.Checks {
-		mark := "pass"
-		if !c.Pass {
-			mark = "FAIL"
-		}
-		fmt.Fprintf(&b, "- **%s** %s: %s\n", mark, c.Name, c.Detail)
-	}
+	r.Checks.WriteMarkdown(&b)
 	if len(r.Grid) > 0 {
 		b.WriteString("\n## Table B's patched column within its 0.1 s polling step (observations, not targets)\n\n")
 		for _, c := range r.Grid {

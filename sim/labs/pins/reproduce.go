@@ -25,14 +25,7 @@ var published = []struct {
 // Reproduction is the simulated counterpart of the published table and its targets.
 type Reproduction struct {
 	Kept, Drop []Row
-	Checks     []Check
-}
-
-// Check is one target of seed-results.md and whether the simulation meets it.
-type Check struct {
-	Name   string
-	Pass   bool
-	Detail string
+	Checks     lab.Targets
 }
 
 // Reproduce runs the published experiment with the lab's defaults (unique, logged, 50%
@@ -79,7 +72,7 @@ func (r *Reproduction) check() {
 		pk := peak(c.rows)
 		last := len(c.rows) - 1
 		ok := pk > 0 && pk < last && c.rows[last].TPS < c.rows[pk].TPS
-		r.Checks = append(r.Checks, Check{
+		r.Checks = append(r.Checks, lab.Target{
 			Name:   "the " + c.name + " curve rises then falls with clients",
 			Pass:   ok,
 			Detail: fmt.Sprintf("peak %.0f tps at %d clients; %.0f at %d, %.0f at %d", c.rows[pk].TPS, c.rows[pk].Clients, c.rows[0].TPS, c.rows[0].Clients, c.rows[last].TPS, c.rows[last].Clients),
@@ -101,7 +94,7 @@ func (r *Reproduction) check() {
 			past = append(past, fmt.Sprintf("%d: %+.1f%%", r.Kept[i].Clients, 100*ratio))
 		}
 	}
-	r.Checks = append(r.Checks, Check{
+	r.Checks = append(r.Checks, lab.Target{
 		Name: "drop-pin within ±3% of keep-pin at 10 and 20 clients", Pass: lowOK,
 		Detail: strings.Join(low, ", "),
 	})
@@ -110,7 +103,7 @@ func (r *Reproduction) check() {
 		mean = sum / float64(n)
 	}
 	pastOK = n > 0 && mean <= -0.02 && mean >= -0.10
-	r.Checks = append(r.Checks, Check{
+	r.Checks = append(r.Checks, lab.Target{
 		Name: "drop-pin 2–10% below keep-pin past the peak (mean of the rows past keep-pin's peak)", Pass: pastOK,
 		Detail: fmt.Sprintf("mean %+.1f%% (%s)", 100*mean, strings.Join(past, ", ")),
 	})
@@ -121,21 +114,14 @@ func (r *Reproduction) check() {
 	}
 	ck /= float64(len(r.Kept))
 	cd /= float64(len(r.Drop))
-	r.Checks = append(r.Checks, Check{
+	r.Checks = append(r.Checks, lab.Target{
 		Name: "drop-pin's per-slice TPS varies at least 2× as much as keep-pin's (mean coefficient of variation over the rows)",
 		Pass: cd >= 2*ck, Detail: fmt.Sprintf("drop-pin %.4f, keep-pin %.4f, ratio %.2f", cd, ck, cd/max(ck, 1e-12)),
 	})
 }
 
 // Passed reports whether every target is met.
-func (r *Reproduction) Passed() bool {
-	for _, c := range r.Checks {
-		if !c.Pass {
-			return false
-		}
-	}
-	return true
-}
+func (r *Reproduction) Passed() bool { return r.Checks.Passed() }
 
 // Markdown writes the published table beside the simulated one, and the checks.
 func (r *Reproduction) Markdown() string {
@@ -153,13 +139,7 @@ func (r *Reproduction) Markdown() string {
 			k.TPSSliceCV, d.TPSSliceCV, d.HintsLost, k.VacuumWaitSeconds)
 	}
 	b.WriteString("\n## Targets (reference/seed-results.md)\n\n")
-	for _, c := range r.Checks {
-		mark := "pass"
-		if !c.Pass {
-			mark = "FAIL"
-		}
-		fmt.Fprintf(&b, "- **%s** %s: %s\n", mark, c.Name, c.Detail)
-	}
+	r.Checks.WriteMarkdown(&b)
 	return b.String()
 }
 

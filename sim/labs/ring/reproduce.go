@@ -81,14 +81,8 @@ func (experiment) Reproduce(w, progress io.Writer) (bool, error) {
 				c.VacuumSeconds, c.VacuumWALFlushes, c.WALWriterFlushes, c.CommitFlushes, c.ForegroundHitRatio, c.ForegroundTPS)
 		}
 	}
-	pass := true
-	check := func(ok bool, name, detail string) {
-		mark := "pass"
-		if !ok {
-			mark, pass = "FAIL", false
-		}
-		fmt.Fprintf(&b, "- **%s** %s: %s\n", mark, name, detail)
-	}
+	var targets lab.Targets
+	check := targets.Add
 	fmt.Fprintf(&b, "\nTargets (seed-results.md):\n\n")
 	ratio := func(r result) float64 { return r.secs[0] / r.secs[1] }
 	for _, r := range results {
@@ -114,11 +108,12 @@ func (experiment) Reproduce(w, progress io.Writer) (bool, error) {
 		check(h[1] < h[0] && h[2] < h[1], fmt.Sprintf("the foreground hit ratio is lower with the larger ring (%s, %s, %s)", r.set.sharedBuffers, r.set.table, r.set.osCache),
 			fmt.Sprintf("%.4f at 256kB, %.4f at 16MB, %.4f at 64MB", h[0], h[1], h[2]))
 	}
+	targets.WriteMarkdown(&b)
 	fmt.Fprintf(&b, "\nAbsolute seconds are not comparable: the thread's autovacuum ran with cost-based delay and index passes, which this model leaves out.\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return false, err
 	}
-	return pass, nil
+	return targets.Passed(), nil
 }
 
 var _ lab.Reproducer = experiment{}
