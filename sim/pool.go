@@ -445,6 +445,3 @@ func (p *Pool) RedoPageChange(b *Backend, id int) error {
 	p.desc[id].LSN = p.WAL.xlogInsert(0)
 	return nil
 }
-
-// Lookup returns the catalog index of the relation with locator l, or -1.
-func (p *Pool) Lookup(l RelFileLocator) int { return p.cat.lookup(l) }
