@@ -369,6 +369,8 @@ export interface PinsCounters {
   vacuumWaitingOn: number;
   /** Heap visits: Heap tuples fetched through the index, dead ones included. */
   heapVisits: number;
+  /** through dead items: Scans' heap fetches through index items whose tuple is dead: the work a hint would save, had it been set (and could be: a recently dead tuple may not be marked by either policy). */
+  deadFetches: number;
   /** Row lock waits: UPDATEs that waited for another transaction's row lock. */
   rowLockWaits: number;
   /** Content lock waits: Backends that slept waiting for a leaf's buffer content lock. */

@@ -77,6 +77,12 @@ type Index struct {
 	walk func(tid uint32, live bool) int
 	// Stats
 	HintsSet, HintsLost, HintsLostSplit, Splits, SimpleDeleted, VacuumRemoved uint64
+	// DeadFetches counts heap fetches by scans through items whose tuple is dead: the work
+	// an LP_DEAD hint would have saved, or could not yet (recently dead).
+	DeadFetches uint64
+	// HintableFetches counts the DeadFetches whose tuple was dead to everyone when fetched:
+	// the only ones a scan may mark LP_DEAD, under either pin policy.
+	HintableFetches uint64
 }
 
 // NewIndex builds the index of rows keys 1..rows as CREATE INDEX leaves it: leaves filled
@@ -187,7 +193,11 @@ func (ix *Index) ReadPage(key int32, keepPin bool) *Scan {
 // is remembered in so->killedItems (kill_prior_tuple), the live one is the row.
 func (ix *Index) FetchHeap(sc *Scan) int {
 	for _, tid := range sc.TIDs {
+		if ix.versions[tid].st == Dead {
+			ix.DeadFetches++
+		}
 		if ix.deadToAll(tid) {
+			ix.HintableFetches++
 			sc.Killed = append(sc.Killed, tid)
 		} else if ix.versions[tid].st == Live {
 			sc.visible = tid
@@ -250,15 +260,16 @@ func (ix *Index) KillItems(sc *Scan) (set, lost int) {
 // CheckUnique mirrors the heap visits of _bt_check_unique for an insert of key into a unique
 // index: each item of the key not already LP_DEAD is looked up in the heap, and one dead to
 // everyone is marked LP_DEAD at once, as the inserter holds the leaf's exclusive lock and
-// pin. It returns the heap tuples visited.
-func (ix *Index) CheckUnique(key int32) int {
+// pin. It returns the items whose heap tuples it fetched and the heap tuples visited
+// (each fetch walks its HOT chain).
+func (ix *Index) CheckUnique(key int32) (fetches, visits int) {
 	l := ix.LeafOf(key)
-	visits := 0
 	for i := range l.Items {
 		it := &l.Items[i]
 		if it.Key != key || it.LPDead {
 			continue
 		}
+		fetches++
 		visits += ix.walkCost(it.TID)
 		if ix.deadToAll(it.TID) {
 			it.LPDead = true
@@ -266,7 +277,7 @@ func (ix *Index) CheckUnique(key int32) int {
 			l.HintSet++
 		}
 	}
-	return visits
+	return fetches, visits
 }
 
 // Insert mirrors _bt_doinsert → _bt_findinsertloc → _bt_insertonpg for a new version of

@@ -130,3 +130,37 @@ func TestDropsPin(t *testing.T) {
 		}
 	}
 }
+
+// A fetch through an item whose tuple is dead counts as a dead fetch; it is hintable only
+// when the tuple is dead to everyone, which a snapshot older than the deletion prevents.
+// Reference: src/backend/access/heap/heapam.c, heap_hot_search_buffer (all_dead is set only
+// when every chain member is HEAPTUPLE_DEAD under GlobalVis/RecentGlobalXmin).
+func TestDeadFetchesAreHintableOnlyBelowTheHorizon(t *testing.T) {
+	ix := NewIndex(100, true, true, false)
+	horizon := uint64(0)
+	ix.Horizon = func() uint64 { return horizon }
+	ix.DeleteRow(7)
+	scanKey(ix, 7, KeepPin, nil)
+	if ix.DeadFetches != 1 || ix.HintableFetches != 0 || ix.Leaves[0].LPDeadCount() != 0 {
+		t.Fatalf("recently dead: dead fetches %d, hintable %d, LP_DEAD %d; want 1, 0, 0", ix.DeadFetches, ix.HintableFetches, ix.Leaves[0].LPDeadCount())
+	}
+	horizon = ix.Commits()
+	scanKey(ix, 7, KeepPin, nil)
+	if ix.DeadFetches != 2 || ix.HintableFetches != 1 || ix.Leaves[0].LPDeadCount() != 1 {
+		t.Fatalf("dead to all: dead fetches %d, hintable %d, LP_DEAD %d; want 2, 1, 1", ix.DeadFetches, ix.HintableFetches, ix.Leaves[0].LPDeadCount())
+	}
+}
+
+// A fetch costs one heap visit for the item and a HOT member's cost for each further chain
+// version: walking a HOT chain stays on the page the fetch holds locked.
+// Reference: src/backend/access/heap/heapam.c, heap_hot_search_buffer.
+func TestFetchCostChargesChainMembersLess(t *testing.T) {
+	s := &Server{cfg: Config{Cost: DefaultCost()}}
+	c := DefaultCost()
+	if got, want := s.fetchCost(2, 5), 2*c.HeapVisit+3*c.HOTMember; got != want {
+		t.Fatalf("fetchCost(2, 5) = %v, want %v", got, want)
+	}
+	if c.HOTMember >= c.HeapVisit {
+		t.Fatalf("a HOT member (%v) should cost less than a heap fetch (%v)", c.HOTMember, c.HeapVisit)
+	}
+}

@@ -17,7 +17,9 @@ type Result struct {
 	LPDead     int // of which LP_DEAD
 	Splits     uint64
 	VacuumWait sim.Duration
-	Events     uint64
+	// DeadFetches and HintableFetches are the Index's counters of the same names.
+	DeadFetches, HintableFetches uint64
+	Events                       uint64
 }
 
 // Run runs cfg for duration of server time, sliced for per-slice TPS, and returns what it
@@ -44,6 +46,7 @@ func (s *Server) Result(duration sim.Duration, events uint64) Result {
 	r := Result{
 		TPS: float64(s.Commits) / duration.Seconds(), HintsSet: ix.HintsSet,
 		HintsLost: ix.HintsLost + ix.HintsLostSplit, Splits: ix.Splits, VacuumWait: s.VacuumWait, Events: events,
+		DeadFetches: ix.DeadFetches, HintableFetches: ix.HintableFetches,
 	}
 	r.DeadItems, r.LPDead = ix.DeadItems()
 	full := int(duration / s.SliceLen)

@@ -130,14 +130,19 @@ func (r *Reproduction) Markdown() string {
 	b.WriteString("Transactions per second. Published: Peter Geoghegan, pgsql-hackers, July 2017 (pgbench, Zipfian keys, ")
 	b.WriteString("50% SELECT / 50% UPDATE, unique logged primary key, 10-minute runs; 8217fb14 keeps the pin, 2ed5b87f drops it). ")
 	b.WriteString("Simulated: `bufferscope pins` with its defaults (16 cores, 600s at time scale 1000, 5s slices).\n\n")
-	b.WriteString("| clients | kept (published) | dropped (published) | dropped/kept | kept (simulated) | dropped (simulated) | dropped/kept | slice CV kept | slice CV dropped | hints lost dropped | VACUUM wait kept (s) |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| clients | kept (published) | dropped (published) | dropped/kept | kept (simulated) | dropped (simulated) | dropped/kept | slice CV kept | slice CV dropped | hints lost dropped | VACUUM wait kept (s) | dead fetches dropped | of which hintable |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for i, p := range published {
 		k, d := r.Kept[i], r.Drop[i]
-		fmt.Fprintf(&b, "| %d | %.0f | %.0f | %+.1f%% | %.0f | %.0f | %+.1f%% | %.4f | %.4f | %d | %.3f |\n",
+		fmt.Fprintf(&b, "| %d | %.0f | %.0f | %+.1f%% | %.0f | %.0f | %+.1f%% | %.4f | %.4f | %d | %.3f | %d | %.1f%% |\n",
 			p.clients, p.kept, p.drop, 100*(p.drop/p.kept-1), k.TPS, d.TPS, 100*(d.TPS/k.TPS-1),
-			k.TPSSliceCV, d.TPSSliceCV, d.HintsLost, k.VacuumWaitSeconds)
+			k.TPSSliceCV, d.TPSSliceCV, d.HintsLost, k.VacuumWaitSeconds, d.DeadFetches,
+			100*float64(d.HintableFetches)/float64(max(d.DeadFetches, 1)))
 	}
+	b.WriteString("\nA dead fetch is a scan's heap fetch through an index item whose tuple is dead; only a hintable one, ")
+	b.WriteString("dead to everyone (below RecentGlobalXmin) when fetched, may be marked LP_DEAD by either policy. ")
+	b.WriteString("The rest are recently dead: an UPDATE queued for a hot row's lock holds its xid, and so every ")
+	b.WriteString("snapshot's xmin, back while it waits.\n")
 	b.WriteString("\n## Targets (reference/seed-results.md)\n\n")
 	r.Checks.WriteMarkdown(&b)
 	return b.String()

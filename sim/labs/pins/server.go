@@ -531,7 +531,7 @@ func (s *Server) clientStep(pr *proc) {
 		if pr.update {
 			next = pcRowLock
 		}
-		s.run(pr, d+sim.Duration(n)*c.HeapVisit, next)
+		s.run(pr, d+s.fetchCost(len(pr.scan.TIDs), n), next)
 	case pcRowLock:
 		if pr.xid == 0 {
 			// heap_update's GetCurrentTransactionId: the UPDATE takes an xid before it
@@ -580,9 +580,9 @@ func (s *Server) clientStep(pr *proc) {
 		}
 		d := c.HeapUpdate + sim.Duration(ix.Levels())*c.DescendLevel + c.IndexInsert
 		if ix.Unique {
-			n := ix.CheckUnique(pr.key)
+			f, n := ix.CheckUnique(pr.key)
 			s.HeapVisits += uint64(n)
-			d += sim.Duration(n) * c.HeapVisit
+			d += s.fetchCost(f, n)
 		}
 		splits := ix.Splits
 		tid, deleted, split := ix.Insert(pr.key)
@@ -710,6 +710,13 @@ func (s *Server) clientStep(pr *proc) {
 		pr.scan = nil
 		s.at(pr, s.now+c.NetRoundTrip)
 	}
+}
+
+// fetchCost is the CPU of fetches heap fetches through index TIDs that visited tuples heap
+// tuples in all: a HeapVisit per fetch, a HOTMember per further chain version walked.
+func (s *Server) fetchCost(fetches, tuples int) sim.Duration {
+	c := &s.cfg.Cost
+	return sim.Duration(fetches)*c.HeapVisit + sim.Duration(max(0, tuples-fetches))*c.HOTMember
 }
 
 // pinHeap moves pr's heap pin to the page of its row's newest index item's chain, as
