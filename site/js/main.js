@@ -151,7 +151,7 @@ async function start() {
   // slider); otherwise the lab's page module chooses it for its pool.
   const chosen = {};
   chosen[lab.name] = query.page.speed !== undefined;
-  const defaultSpeed = () => (page.speed ? page.speed(bs.stats(), theme.reducedMotion()) : 1000);
+  const defaultSpeed = () => (page.speed ? page.speed(bs.stats(), theme.reducedMotion(), controls.params || {}) : 1000);
 
   const refreshLegend = () => legend.render(bs, { reducedMotion: theme.reducedMotion() });
   const showGridView = (v) => {

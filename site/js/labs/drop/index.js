@@ -102,15 +102,22 @@ export default {
   settingsTitle: 'What is dropped, and where',
   settingsNote: 'Every change starts the replay again. The replay is deterministic: the address of this page reproduces it exactly.',
 
-  // speed is the lab's speed when the reader chose none: a step is one unit of replay (a
-  // WAL record, a descriptor checked, a block looked up), so about one full scan a second,
-  // the next speed of the slider's 1, 2, 5 ladder up from NBuffers; ten times slower for
-  // reduced motion.
-  speed(stats, reduced) {
-    const nbuffers = stats.nbuffers;
-    const p = 10 ** Math.floor(Math.log10(Math.max(nbuffers, 1)));
-    const top = [1, 2, 5, 10].map((m) => m * p).find((v) => v >= nbuffers);
-    return reduced ? top / 10 : top;
+  // speed is the lab's speed when the reader chose none. A step is one unit of replay (a
+  // WAL record, a descriptor checked, a block looked up). A drop that scans is paced at
+  // about one scan a second (the next speed of the slider's 1, 2, 5 ladder up from NBuffers);
+  // one that looks its blocks up at about five relations a second, so that each lookup is
+  // seen landing on its cell. Ten times slower for reduced motion.
+  speed(stats, reduced, params) {
+    const ladder = (x) => {
+      const p = 10 ** Math.floor(Math.log10(Math.max(x, 1)));
+      return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= x);
+    };
+    const blocks = maxBlocks(params.tables);
+    const threshold = stats.counters ? stats.counters.thresholdBlocks : 0;
+    const scans = params.policy === 'pg13' || params.mode === 'primary' || params.checkpoint === 'yes'
+      || (params.policy !== 'lookup' && !(blocks < threshold));
+    const top = scans ? ladder(stats.nbuffers) : ladder(5 * (blocks + 1));
+    return reduced ? Math.max(1, top / 10) : top;
   },
 
   ariaLabel: (s) => `Shared buffer pool of ${s.sharedBuffers} while a standby replays drops: ${s.nbuffers} buffers, drawn as a grid`,
@@ -147,3 +154,14 @@ export default {
     lab = curve = measure = null;
   },
 };
+
+// maxBlocks returns the most blocks one table of a tables value ("100x1", "3x1000+2i+t,5x10")
+// has, the blocks one relation's drop looks up; 1 when the value cannot be read.
+function maxBlocks(tables) {
+  let most = 0;
+  for (const group of String(tables || '').split(',')) {
+    const m = /^\s*\d+\s*x\s*(\d+)/i.exec(group);
+    if (m) most = Math.max(most, Number(m[1]));
+  }
+  return most || 1;
+}

@@ -10,9 +10,16 @@ export default {
   intro: '<p>PostgreSQL\'s shared buffer pool, live: pages arrive, the clock sweep picks victims, dirty pages wait for the write-ahead log.</p>',
   settingsTitle: 'Pool and workload',
 
-  // speed is free play's speed when the address names none, as wasm/playback's Default
-  // and DefaultReduced.
-  speed: (stats, reduced) => (reduced ? 100 : 1000),
+  // speed is free play's speed when the address names none: fast enough that the pool
+  // fills and the clock sweep starts evicting within a few seconds (a Zipfian load misses
+  // about once in ten steps as the pool fills, so about ten steps a buffer), on the slider's
+  // 1, 2, 5 ladder; ten times slower for reduced motion.
+  speed(stats, reduced) {
+    const want = (10 * stats.nbuffers) / 4; // about four seconds to the first eviction
+    const p = 10 ** Math.floor(Math.log10(Math.max(want, 1)));
+    const top = Math.min(1e6, [1, 2, 5, 10].map((m) => m * p).find((v) => v >= want));
+    return reduced ? top / 10 : top;
+  },
 
   notes(params, stats) {
     const nb = stats.nbuffers;
