@@ -15,6 +15,7 @@ import { download, captureGoOutput, LoadError } from './loader.js';
 import { runInContainer } from './host.js';
 import { readQuery, splitParams, State } from './url.js';
 import { megabytes } from './format.js';
+import { Guide } from './guide.js';
 import * as modules from './labs/index.js';
 
 const $ = (id) => document.getElementById(id);
@@ -178,6 +179,16 @@ async function start() {
   };
   const controls = new Controls(bs, state, { loaded: onLoaded });
   playback = new Playback(bs, state, { reset: () => onLoaded(null), chose: () => { chosen[lab.name] = true; } });
+  const guide = new Guide(bs, {
+    load: (params) => {
+      for (const k of Object.keys(params)) state.touch(k); // the guide's settings name its view
+      return controls.load(params);
+    },
+    pause: () => bs.pause(),
+    setSpeed: (x) => { chosen[lab.name] = true; playback.setSpeed(x); },
+    setExtra: (key, value) => state.setExtra(key, value),
+    warn: (messages) => errors.show('Some settings in the address were not valid', messages.map((w) => `${w}.`)),
+  });
 
   // show builds the page for lab: its intro, form, counters and the module's cards.
   const show = (next) => {
@@ -194,6 +205,7 @@ async function start() {
     controls.build(lab, page);
     counters.build(lab);
     if (page.mount) page.mount({ bs, panel: $('lab-panel'), wide: $('lab-wide'), pause: () => bs.pause() });
+    guide.show(page, lab);
   };
 
   theme.init((t) => {
@@ -220,7 +232,9 @@ async function start() {
     const r = controls.load(params, fromAddress ? 'Some settings in the address were not valid' : null);
     const speed = fromAddress && chosen[name] ? fromAddress.page.speed : chosen[name] ? state.speed[name] : defaultSpeed();
     playback.setSpeed(speed);
-    if (r && r.ok !== false) bs.play();
+    if (fromAddress) guide.openFromAddress(fromAddress.page);
+    else guide.renderIdle();
+    if (r && r.ok !== false && !guide.mode) bs.play();
   };
   tabs(labs, (name) => switchLab(name));
   window.addEventListener('popstate', () => {
@@ -238,6 +252,7 @@ async function start() {
     ...(sp.warnings || []),
   );
   if (problems.length) errors.show('Some settings in the address were not valid', problems.map((w) => `${w}.`));
+  guide.openFromAddress(query.page);
 
   initInput(bs, canvas, {
     hover(x, y) {
@@ -293,7 +308,7 @@ async function start() {
   });
 
   for (const id of ['play', 'step', 'reset', 'speed', 'settings-fields', 'inspect-buffer']) $(id).disabled = false;
-  if (query.page.play !== '0') bs.play();
+  if (query.page.play !== '0' && !guide.mode) bs.play();
   await waitForFrame(bs, 0);
   $('progress').hidden = true;
   document.body.dataset.ready = '1';

@@ -3,9 +3,12 @@
 // parameter of that lab (its table, from bufferscope.labs()) or one of the page's own keys.
 // Example: ?lab=drop&shared_buffers=20GB&tables=100x1&policy=pg14&speed=10000.
 
-// PAGE_KEYS are the page's own settings: the lab, the playback speed, and play=0 to open
-// paused.
-export const PAGE_KEYS = ['lab', 'speed', 'play'];
+// PAGE_KEYS are the page's own settings: the lab, the playback speed, play=0 to open
+// paused, and the guide's tour step or exercise and its seed (js/guide.js).
+export const PAGE_KEYS = ['lab', 'speed', 'play', 'tour', 'exercise', 'exseed'];
+
+// EXTRA_KEYS are the page keys that State.setExtra writes, in this order.
+const EXTRA_KEYS = ['tour', 'exercise', 'exseed'];
 
 // readQuery splits the address into the lab named (or "" for none), the other keys and
 // values, and the page's settings. Which keys belong to the lab is known once the labs are
@@ -42,6 +45,7 @@ export class State {
     this.lab = first;
     this.params = {};
     this.speed = {};
+    this.extra = {};
     this.keys = {};
     for (const l of labs) {
       this.params[l.name] = {};
@@ -66,10 +70,19 @@ export class State {
     this.write();
   }
 
+  // setExtra writes page key (one of EXTRA_KEYS) to the address, or removes it when value
+  // is undefined. The keys belong to the lab shown and are dropped when it changes.
+  setExtra(key, value) {
+    if (value === undefined) delete this.extra[key];
+    else this.extra[key] = value;
+    this.write();
+  }
+
   // show makes lab the one in the address; a new history entry, so Back returns.
   show(lab) {
     if (lab === this.lab) return;
     this.lab = lab;
+    this.extra = {};
     this.write(true);
   }
 
@@ -88,6 +101,7 @@ export class State {
       if (this.keys[this.lab].has(p.key) && params[p.key] !== undefined) q.set(p.key, params[p.key]);
     }
     if (this.speed[this.lab] !== undefined) q.set('speed', this.speed[this.lab]);
+    for (const k of EXTRA_KEYS) if (this.extra[k] !== undefined) q.set(k, this.extra[k]);
     // "/" and "," may stand in a query as they are: threshold=NB/32, tables=1x44800,100x490.
     return `?${q.toString().replaceAll('%2F', '/').replaceAll('%2C', ',')}`;
   }

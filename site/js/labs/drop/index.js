@@ -5,6 +5,7 @@
 import { DropLab } from './drop.js';
 import { CurveCard } from './curve.js';
 import { MeasureCard } from './measure.js';
+import { tour, exercises } from './guide.js';
 
 // The static HTML of the lab's cards: no data is ever interpolated into it.
 const INTRO = `    <p>When a table is dropped, truncated or vacuumed down to nothing, each of its pages must leave shared buffers. PostgreSQL finds them in one of two ways: it checks <em>every</em> buffer descriptor in the pool (a full scan, whose cost grows with shared_buffers), or it looks each of the relation's blocks up in the buffer mapping table (whose cost grows with the relation).</p>
@@ -98,6 +99,8 @@ let curve = null;
 let measure = null;
 
 export default {
+  tour,
+  exercises,
   intro: INTRO,
   settingsTitle: 'What is dropped, and where',
   settingsNote: 'Every change starts the replay again. The replay is deterministic: the address of this page reproduces it exactly.',

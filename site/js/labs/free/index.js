@@ -2,11 +2,14 @@
 // (form, counters, legend, playback) is the page's own, built from the lab's tables.
 
 import { count } from '../../format.js';
+import { tour, exercises } from './guide.js';
 
 // EXACT_LIMIT is the largest pool drawn one cell per buffer (wasm/grid: MaxFlashBuffers).
 const EXACT_LIMIT = 131072;
 
 export default {
+  tour,
+  exercises,
   intro: '<p>PostgreSQL\'s shared buffer pool, live: pages arrive, the clock sweep picks victims, dirty pages wait for the write-ahead log.</p>',
   settingsTitle: 'Pool and workload',
 

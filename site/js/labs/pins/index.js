@@ -4,6 +4,8 @@
 // side by side and of TPS against clients are not written yet: `bufferscope pins` prints
 // both as tables.
 
+import { tour, exercises } from './guide.js';
+
 // The static HTML of the chart card: no data is ever interpolated into it.
 const WIDE = `    <section class="card chart-card" id="pins-slices-card" aria-labelledby="pins-slices-heading">
       <div class="card-head">
@@ -49,6 +51,13 @@ function draw(csv) {
 }
 
 export default {
+  tour,
+  exercises,
+
+  // speed is the lab's speed when the reader chose none: a step is one event of the server
+  // (a phase of a backend's transaction), so a 5 ms slice of the default load ends about
+  // every half second.
+  speed: (stats, reduced) => (reduced ? 2000 : 20000),
   intro: `<p>Index scans that find entries pointing at dead rows mark them <code>LP_DEAD</code> so later scans skip them. Before PostgreSQL 9.5 a scan kept its pin on the B-tree leaf, so the mark was always safe, but VACUUM's cleanup lock had to wait for the pin. Since 9.5 an MVCC scan of a logged index drops the pin, and may set the mark only if the page's LSN has not moved meanwhile: on hot pages many marks are lost.</p>
     <p>Run a pgbench-like load under each pin policy and watch hints set and lost, dead items, splits, VACUUM waiting for pins, and transactions per second. Hover a leaf to list its items.</p>`,
   settingsTitle: 'Server and load',

@@ -7,6 +7,7 @@ import { LogChart } from '../../chart.js';
 import * as experiments from '../../experiments.js';
 import { save, saveCSV } from '../../download.js';
 import { count, seconds } from '../../format.js';
+import { tour, exercises } from './guide.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -167,6 +168,8 @@ class RingCard {
 let card = null;
 
 export default {
+  tour,
+  exercises,
   intro: INTRO,
   settingsTitle: 'VACUUM, its ring and the load beside it',
   settingsNote: 'Every change starts VACUUM again. The same settings and seed give the same run.',

@@ -1,0 +1,185 @@
+//go:build !js
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bufferscope/bufferscope/sim/labs"
+)
+
+// guideState is what the tests read of the guide card.
+type guideState struct {
+	Heading string `json:"heading"`
+	Status  string `json:"status"`
+	Result  string `json:"result"`
+	Search  string `json:"search"`
+}
+
+const guideJS = `(() => {
+	const h = document.getElementById('guide-heading');
+	const s = document.querySelector('#guide .guide-status');
+	return {heading: h ? h.textContent : '', status: s ? s.textContent : '', result: s ? (s.dataset.result || '') : '', search: location.search};
+})()`
+
+// tourLength returns the steps of the tour the page shows, from its heading
+// "Tour, step K of N: …".
+func tourPosition(t *testing.T, heading string) (k, n int) {
+	t.Helper()
+	if _, err := fmt.Sscanf(heading, "Tour, step %d of %d:", &k, &n); err != nil {
+		t.Fatalf("the guide's heading %q is not a tour step's", heading)
+	}
+	return k, n
+}
+
+// TestTourWalksToItsEnd walks every lab's tour from its first step's address to free
+// play: each step's address names it, a prediction is taken, the run gives an answer and
+// an explanation, and finishing leaves the tour out of the address.
+func TestTourWalksToItsEnd(t *testing.T) {
+	for _, l := range labs.All {
+		name := l.Info().Name
+		t.Run(name, func(t *testing.T) {
+			p := openPage(t, "/?lab="+name+"&tour=1")
+			g := waitJS[guideState](p, waitTimeout, "the tour's first step", `(g => g.heading.startsWith('Tour') && g)(`+guideJS+`)`)
+			_, n := tourPosition(t, g.Heading)
+			for k := 1; k <= n; k++ {
+				g = eval[guideState](p, guideJS)
+				if got, _ := tourPosition(t, g.Heading); got != k {
+					t.Fatalf("step %d: the heading says %q", k, g.Heading)
+				}
+				if q, _ := url.ParseQuery(strings.TrimPrefix(g.Search, "?")); q.Get("tour") != fmt.Sprint(k) {
+					t.Fatalf("step %d: the address %q does not name the step", k, g.Search)
+				}
+				if eval[bool](p, `document.querySelector('#guide input[type=radio]') !== null`) {
+					p.click(`#guide input[type=radio]`)
+				}
+				if eval[bool](p, `document.getElementById('tour-run') !== null`) {
+					p.click("#tour-run")
+					// Let it play a moment, then skip to the result.
+					p.waitFrames(5, 200*time.Millisecond)
+					eval[any](p, `(b => b && !b.hidden && b.click())(document.getElementById('tour-skip'))`)
+					g = waitJS[guideState](p, 60*time.Second, "the step's result", `(g => g.status !== '' && !g.status.startsWith('Running') && g)(`+guideJS+`)`)
+					if eval[bool](p, `document.querySelector('#guide input[type=radio]') !== null`) &&
+						!strings.Contains(g.Status, "Right") && !strings.Contains(g.Status, "Not this time") {
+						t.Errorf("step %d: the result %q does not judge the prediction", k, g.Status)
+					}
+				}
+				if k < n {
+					p.click("#tour-next")
+				}
+			}
+			p.click("#tour-finish")
+			g = eval[guideState](p, guideJS)
+			if strings.Contains(g.Search, "tour=") || g.Heading != "Learn" {
+				t.Errorf("after the tour: heading %q, address %q; want the guide closed and no tour in the address", g.Heading, g.Search)
+			}
+		})
+	}
+}
+
+// TestTourStepLinks opens a later step of the drop lab's tour by its address: the settings
+// of every step before it are in force.
+func TestTourStepLinks(t *testing.T) {
+	p := openPage(t, "/?lab=drop&tour=3")
+	g := waitJS[guideState](p, waitTimeout, "the tour's third step", `(g => g.heading.startsWith('Tour, step 3') && g)(`+guideJS+`)`)
+	params := eval[map[string]string](p, `Object.fromEntries(new URLSearchParams(location.search))`)
+	if params["policy"] != "pg14" || params["tables"] != "5x1000" || params["mode"] != "recovery" {
+		t.Errorf("step 3 by its address: heading %q, address %v; want policy pg14, tables 5x1000, mode recovery", g.Heading, params)
+	}
+	p2 := openPage(t, "/?lab=drop&tour=99")
+	waitJS[bool](p2, waitTimeout, "the error panel", `!document.getElementById('error-panel').hidden && document.getElementById('error-list').textContent.includes('tour=99')`)
+}
+
+// exerciseAnswer answers the exercise open in p with choice value and returns the state.
+func exerciseAnswer(p *page, value string) guideState {
+	p.click(fmt.Sprintf(`#guide [data-answer=%q]`, value))
+	return waitJS[guideState](p, 60*time.Second, "the answer's judgement", `(g => g.result !== '' && g)(`+guideJS+`)`)
+}
+
+// TestExercisesAnsweredRightAndWrong opens each lab's exercises at a fixed seed, answers
+// wrong and then, from the same address, right. The drop lab's answer is checked against
+// bufferscope drop for the same settings.
+func TestExercisesAnsweredRightAndWrong(t *testing.T) {
+	for _, l := range labs.All {
+		name := l.Info().Name
+		t.Run(name, func(t *testing.T) {
+			p := openPage(t, "/?lab="+name)
+			ids := eval[[]string](p, `[...document.querySelectorAll('#guide [data-exercise]')].map(b => b.dataset.exercise)`)
+			if len(ids) == 0 {
+				t.Skipf("the %s lab has no exercise", name)
+			}
+			for _, id := range ids {
+				addr := fmt.Sprintf("/?lab=%s&exercise=%s&exseed=12345", name, id)
+				p := openPage(t, addr)
+				waitJS[bool](p, waitTimeout, "the exercise", `document.querySelector('#guide [data-answer]') !== null`)
+				choices := eval[[]string](p, `[...document.querySelectorAll('#guide [data-answer]')].map(b => b.dataset.answer)`)
+				first := exerciseAnswer(p, choices[0])
+				right := choices[0]
+				if first.Result == "wrong" {
+					right = ""
+					for _, c := range choices {
+						label := eval[string](p, fmt.Sprintf(`document.querySelector('#guide [data-answer=%q]').textContent`, c))
+						if strings.Contains(first.Status, "the answer is "+label+".") {
+							right = c
+						}
+					}
+					if right == "" {
+						t.Fatalf("%s: a wrong answer's judgement %q names none of the choices", id, first.Status)
+					}
+				}
+				// The same address asks the same question: answer it the other way.
+				p2 := openPage(t, addr)
+				waitJS[bool](p2, waitTimeout, "the exercise", `document.querySelector('#guide [data-answer]') !== null`)
+				other := right
+				if first.Result == "right" {
+					other = choices[len(choices)-1]
+					if other == right {
+						other = choices[len(choices)-2]
+					}
+				}
+				second := exerciseAnswer(p2, other)
+				wantSecond := "right"
+				if first.Result == "right" {
+					wantSecond = "wrong"
+				}
+				if second.Result != wantSecond {
+					t.Errorf("%s: answered %s then %s at the same seed: %s, %s (%q)", id, choices[0], other, first.Result, second.Result, second.Status)
+				}
+				if name == "drop" {
+					checkDropAnswer(t, p2, right)
+				}
+			}
+		})
+	}
+}
+
+// checkDropAnswer runs bufferscope drop with the page's settings and checks that its path
+// is the exercise's right answer.
+func checkDropAnswer(t *testing.T, p *page, right string) {
+	t.Helper()
+	q := eval[map[string]string](p, `(({lab, ...rest}) => rest)(bufferscope.stats().lab === 'drop' ? Object.fromEntries(new URLSearchParams(location.search)) : {})`)
+	args := []string{"drop", "--format", "json"}
+	for _, k := range []string{"shared_buffers", "tables", "op", "transactions", "mode", "policy", "threshold"} {
+		if v, ok := q[k]; ok {
+			args = append(args, "--"+strings.ReplaceAll(k, "_", "-"), v)
+		}
+	}
+	out, err := exec.Command(bufferscopeCommand(t), args...).Output()
+	if err != nil {
+		t.Fatalf("bufferscope %v: %v\n%s", args, err, out)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(out, &rows); err != nil || len(rows) != 1 {
+		t.Fatalf("bufferscope %v printed %s", args, out)
+	}
+	path := fmt.Sprint(rows[0]["path"])
+	if want := map[bool]string{true: "lookup", false: "scan"}[path == "lookup"]; want != right {
+		t.Errorf("bufferscope %v says path %s; the exercise's right answer was %s", args, path, right)
+	}
+}

@@ -1,0 +1,314 @@
+// Guided tours and exercises, for every lab that declares them in its page module (js/labs/).
+//
+// A tour is a list of short steps. Each step may set parameters (those of the steps before it
+// stay, so a step's address alone restores it), ask the reader to predict what will happen,
+// run the simulation for a while, and explain what it did. The last step hands the lab back
+// for free play. The address holds tour=K, so every step can be linked to.
+//
+// An exercise sets up a run from a seed, asks one question and checks the reader's answer by
+// running the simulator on, then explains the answer from what the run did. The address holds
+// exercise=ID and exseed=N, so the same question can be shared; "Another" draws a new seed.
+//
+// A lab's page module declares them as:
+//
+//	tour: [{ title, text, params?, predict?: { question, choices: [{ value, label }] },
+//	         run?: { steps | toEnd: true | until(bs) → bool, speed? }, answer?(bs) → value, explain?(bs) → text }]
+//	exercises: [{ id, title, make(rand) → { params, steps, question, choices },
+//	              solve(bs, setup) → { answer, explain } }]
+//
+// where rand() returns a number in [0, 1) drawn from the exercise's seed. Nothing here knows
+// which labs exist.
+
+const $ = (id) => document.getElementById(id);
+
+// MAX_SOLVE_STEPS bounds the steps an exercise's check or a tour's run may take at once.
+export const MAX_SOLVE_STEPS = 20_000_000;
+
+function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'text') e.textContent = v;
+    else if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  e.append(...children);
+  return e;
+}
+
+// rng returns a function drawing numbers in [0, 1) from seed (mulberry32): the same seed
+// gives the same exercise in every browser.
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// runSteps steps bs n times (at most MAX_SOLVE_STEPS), or to the run's end when n is
+// Infinity, in calls the bridge accepts. It returns the steps taken.
+export function runSteps(bs, n) {
+  let left = Math.min(n, MAX_SOLVE_STEPS);
+  let taken = 0;
+  while (left > 0 && !bs.stats().done) {
+    const before = bs.stats().step;
+    const r = bs.step(Math.min(left, 1_000_000));
+    if (!r || r.ok === false) break;
+    const ran = bs.stats().step - before;
+    if (ran <= 0) break;
+    taken += ran;
+    left -= ran;
+  }
+  return taken;
+}
+
+// stepUntil steps bs one at a time until pred(bs) holds, at most limit steps; it returns
+// whether pred came to hold.
+export function stepUntil(bs, pred, limit = 100_000) {
+  for (let i = 0; i < limit; i++) {
+    if (pred(bs)) return true;
+    if (bs.stats().done) return pred(bs);
+    const r = bs.step(1);
+    if (!r || r.ok === false) return false;
+  }
+  return pred(bs);
+}
+
+// parseIndex reads a 1-based step number from the address; 0 when absent or not one.
+function parseIndex(s, n) {
+  if (s === undefined) return 0;
+  const k = Number(s);
+  return Number.isInteger(k) && k >= 1 && k <= n ? k : -1;
+}
+
+// Guide shows the tour or an exercise of the lab shown. hooks:
+//   load(params) — loads a lab's parameters through the form (form, address, bridge agree)
+//   pause() — pauses playback
+//   setSpeed(stepsPerSecond) — sets the playback speed a step's run asks for
+//   setExtra(key, value) — writes a page key to the address (undefined removes it)
+//   warn(messages) — reports bad address values
+export class Guide {
+  constructor(bs, hooks) {
+    this.bs = bs;
+    this.hooks = hooks;
+    this.page = {};
+    this.mode = null; // 'tour' | 'exercise' | null
+    this.section = el('section', { id: 'guide', class: 'card guide', 'aria-labelledby': 'guide-heading' });
+    const aside = $('controls');
+    aside.prepend(this.section);
+    this.watch = 0;
+  }
+
+  // show sets the lab page module whose tour and exercises are offered, closing any open one.
+  show(page, lab) {
+    this.page = page;
+    this.lab = lab;
+    this.close(false);
+  }
+
+  tour() { return this.page.tour || []; }
+  exercises() { return this.page.exercises || []; }
+
+  // openFromAddress opens what the address names: tour=K, or exercise=ID with exseed=N.
+  openFromAddress(pageKeys) {
+    const problems = [];
+    if (pageKeys.tour !== undefined) {
+      const k = parseIndex(pageKeys.tour, this.tour().length);
+      if (k > 0) this.startTour(k);
+      else problems.push(this.tour().length
+        ? `tour=${pageKeys.tour} is not a step of this lab's tour (1 to ${this.tour().length}); the tour was not opened`
+        : `this lab has no tour; tour=${pageKeys.tour} was ignored`);
+    } else if (pageKeys.exercise !== undefined) {
+      const ex = this.exercises().find((e) => e.id === pageKeys.exercise);
+      let seed = Number(pageKeys.exseed);
+      if (pageKeys.exseed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32)) {
+        problems.push(`exseed=${pageKeys.exseed} is not a whole number from 0 to 4294967295; a new one was drawn`);
+        seed = undefined;
+      }
+      if (ex) this.startExercise(ex, pageKeys.exseed === undefined ? undefined : seed);
+      else problems.push(`exercise "${pageKeys.exercise}" is not an exercise of this lab (${this.exercises().map((e) => e.id).join(', ') || 'none'}); it was ignored`);
+    }
+    if (problems.length) this.hooks.warn(problems);
+    if (!this.mode) this.renderIdle();
+  }
+
+  // renderIdle offers the tour and the exercises, when the lab has any.
+  renderIdle() {
+    const tour = this.tour();
+    const exs = this.exercises();
+    this.section.hidden = tour.length === 0 && exs.length === 0;
+    const buttons = [];
+    if (tour.length) buttons.push(el('button', { type: 'button', id: 'tour-start', class: 'primary small-button', onclick: () => this.startTour(1) }, `Take the tour (${tour.length} steps)`));
+    for (const ex of exs) {
+      buttons.push(el('button', { type: 'button', class: 'small-button', 'data-exercise': ex.id, onclick: () => this.startExercise(ex) }, `Exercise: ${ex.title}`));
+    }
+    this.section.replaceChildren(
+      el('h2', { id: 'guide-heading', text: 'Learn' }),
+      el('p', { class: 'muted small', text: 'A short guided tour of this lab, or a question the simulator checks.' }),
+      el('div', { class: 'card-actions guide-actions' }, ...buttons),
+    );
+  }
+
+  close(render = true) {
+    const was = this.mode;
+    this.mode = null;
+    this.stopWatch();
+    if (was) {
+      this.hooks.setExtra('tour', undefined);
+      this.hooks.setExtra('exercise', undefined);
+      this.hooks.setExtra('exseed', undefined);
+    }
+    if (render) this.renderIdle();
+  }
+
+  stopWatch() {
+    if (this.watch) cancelAnimationFrame(this.watch);
+    this.watch = 0;
+  }
+
+  // paramsUpTo returns the parameters the tour's steps 1..k set, later ones winning.
+  paramsUpTo(k) {
+    const p = {};
+    for (const s of this.tour().slice(0, k)) Object.assign(p, s.params || {});
+    return p;
+  }
+
+  startTour(k) {
+    this.mode = 'tour';
+    this.hooks.setExtra('exercise', undefined);
+    this.hooks.setExtra('exseed', undefined);
+    this.tourStep(k);
+  }
+
+  tourStep(k) {
+    this.stopWatch();
+    const steps = this.tour();
+    const step = steps[k - 1];
+    this.k = k;
+    this.hooks.pause();
+    this.hooks.load(this.paramsUpTo(k));
+    this.hooks.setExtra('tour', String(k));
+    this.section.hidden = false;
+
+    const body = el('div', { class: 'guide-body' });
+    const status = el('p', { class: 'guide-status', role: 'status', 'aria-live': 'polite' });
+    let predicted = null;
+    const nav = el('div', { class: 'card-actions guide-nav' });
+    const next = k < steps.length
+      ? el('button', { type: 'button', id: 'tour-next', class: 'primary small-button', onclick: () => this.tourStep(k + 1) }, 'Next')
+      : el('button', { type: 'button', id: 'tour-finish', class: 'primary small-button', onclick: () => this.close() }, 'Free play');
+    const back = el('button', { type: 'button', id: 'tour-back', class: 'small-button', onclick: () => this.tourStep(k - 1) }, 'Back');
+    back.disabled = k === 1;
+    const leave = el('button', { type: 'button', id: 'tour-close', class: 'quiet small-button', onclick: () => this.close() }, 'Leave the tour');
+
+    body.append(el('p', { text: step.text }));
+    const finish = () => {
+      const parts = [];
+      if (step.predict && step.answer) {
+        const truth = String(step.answer(this.bs));
+        const label = (v) => (step.predict.choices.find((c) => c.value === v) || { label: v }).label;
+        if (predicted !== null) {
+          parts.push(predicted === truth ? `Right: ${label(truth)}.` : `Not this time: you said ${label(predicted)}; the simulator says ${label(truth)}.`);
+        } else parts.push(`The simulator says: ${label(truth)}.`);
+      }
+      if (step.explain) parts.push(step.explain(this.bs));
+      status.textContent = parts.join(' ');
+    };
+    if (step.predict) {
+      const fs = el('fieldset', { class: 'guide-predict' }, el('legend', { text: step.predict.question }));
+      for (const c of step.predict.choices) {
+        const id = `tour-choice-${c.value}`;
+        const input = el('input', { type: 'radio', name: 'tour-choice', id, value: c.value });
+        input.addEventListener('change', () => { predicted = c.value; });
+        fs.append(el('div', { class: 'choice' }, input, el('label', { for: id, text: c.label })));
+      }
+      body.append(fs);
+    }
+    if (step.run) {
+      const runBtn = el('button', { type: 'button', id: 'tour-run', class: 'primary small-button' }, 'Run it');
+      const skip = el('button', { type: 'button', id: 'tour-skip', class: 'small-button', hidden: '' }, 'Skip to the result');
+      const target = () => (step.run.toEnd || step.run.until ? Infinity : step.run.steps);
+      let start = 0;
+      const done = () => {
+        this.stopWatch();
+        this.hooks.pause();
+        runBtn.disabled = true;
+        skip.hidden = true;
+        finish();
+      };
+      runBtn.addEventListener('click', () => {
+        start = this.bs.stats().step;
+        runBtn.disabled = true;
+        skip.hidden = false;
+        status.textContent = 'Running… watch the grid and the counters.';
+        if (step.run.speed) this.hooks.setSpeed(step.run.speed);
+        this.bs.play();
+        const check = () => {
+          const s = this.bs.stats();
+          if (s.done || s.step - start >= target() || !s.playing || (step.run.until && step.run.until(this.bs))) { done(); return; }
+          this.watch = requestAnimationFrame(check);
+        };
+        this.watch = requestAnimationFrame(check);
+      });
+      skip.addEventListener('click', () => {
+        this.hooks.pause();
+        if (step.run.until) stepUntil(this.bs, step.run.until);
+        else runSteps(this.bs, target() - (this.bs.stats().step - start));
+        done();
+      });
+      body.append(el('div', { class: 'card-actions' }, runBtn, skip));
+    } else {
+      finish();
+    }
+    nav.append(back, next, leave);
+    this.section.replaceChildren(
+      el('h2', { id: 'guide-heading', text: `Tour, step ${k} of ${steps.length}: ${step.title}` }),
+      body, status, nav,
+    );
+    const heading = $('guide-heading');
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: false });
+  }
+
+  startExercise(ex, seed) {
+    this.stopWatch();
+    this.mode = 'exercise';
+    this.hooks.setExtra('tour', undefined);
+    if (seed === undefined) seed = Math.floor(Math.random() * 2 ** 32);
+    this.hooks.pause();
+    const setup = ex.make(rng(seed));
+    this.hooks.load(setup.params);
+    if (setup.steps) runSteps(this.bs, setup.steps);
+    this.hooks.setExtra('exercise', ex.id);
+    this.hooks.setExtra('exseed', String(seed));
+    this.section.hidden = false;
+
+    const status = el('p', { class: 'guide-status', role: 'status', 'aria-live': 'polite' });
+    const choices = el('div', { class: 'guide-choices', role: 'group', 'aria-label': 'Your answer' });
+    for (const c of setup.choices) {
+      choices.append(el('button', {
+        type: 'button', class: 'small-button', 'data-answer': c.value,
+        onclick: () => {
+          for (const b of choices.querySelectorAll('button')) b.disabled = true;
+          const r = ex.solve(this.bs, setup);
+          const label = (v) => (setup.choices.find((x) => x.value === String(v)) || { label: String(v) }).label;
+          const right = String(r.answer) === c.value;
+          status.dataset.result = right ? 'right' : 'wrong';
+          status.textContent = `${right ? 'Right' : `Not quite: the answer is ${label(r.answer)}`}. ${r.explain}`;
+        },
+      }, c.label));
+    }
+    this.section.replaceChildren(
+      el('h2', { id: 'guide-heading', text: `Exercise: ${ex.title}` }),
+      el('p', { text: setup.question }),
+      choices, status,
+      el('div', { class: 'card-actions' },
+        el('button', { type: 'button', id: 'exercise-another', class: 'small-button', onclick: () => this.startExercise(ex) }, 'Another one'),
+        el('button', { type: 'button', id: 'exercise-close', class: 'quiet small-button', onclick: () => this.close() }, 'Done')),
+    );
+  }
+}

@@ -1,0 +1,72 @@
+// The pins lab's tour and exercise (js/guide.js): whether a scan's LP_DEAD hints stick,
+// and VACUUM waiting for a pin.
+
+import { runSteps } from '../../guide.js';
+
+const yesNo = [{ value: 'yes', label: 'yes' }, { value: 'no', label: 'no' }];
+const counters = (bs) => bs.stats().counters;
+const short = { duration: '60s', slice: '5s', naptime: '10s' };
+
+export const tour = [
+  {
+    title: 'Keeping the leaf pin',
+    text: 'Index scans that find entries pointing at dead heap tuples mark them LP_DEAD (_bt_killitems) so later scans skip them. Before PostgreSQL 9.5 a scan kept its pin on the leaf page while it worked, which made the hint always safe, and made VACUUM\'s cleanup lock wait.',
+    params: { ...short, clients: '20', policy: 'keep-pin', unique: 'true', logged: 'true', vacuum: 'true' },
+    predict: { question: 'With 20 clients on the hot leaf, will VACUUM have to wait for a pin?', choices: yesNo },
+    run: { toEnd: true },
+    answer: (bs) => (counters(bs).vacuumWaitSeconds > 0 ? 'yes' : 'no'),
+    explain: (bs) => `VACUUM waited ${counters(bs).vacuumWaitSeconds.toFixed(3)} s for pins (LockBufferForCleanup); ${counters(bs).hintsSet} hints were set and ${counters(bs).hintsLost} lost.`,
+  },
+  {
+    title: 'Dropping it',
+    text: 'From 9.5, an MVCC scan of a WAL-logged index drops the pin after reading the page. To set a hint later it re-reads the page, and gives up if the page LSN has moved: the items may no longer be the ones it saw.',
+    params: { policy: 'drop-pin' },
+    predict: { question: 'Will any hints be lost now?', choices: yesNo },
+    run: { toEnd: true },
+    answer: (bs) => (counters(bs).hintsLost > 0 ? 'yes' : 'no'),
+    explain: (bs) => `${counters(bs).hintsLost} hints were lost and ${counters(bs).hintsSet} set; VACUUM waited ${counters(bs).vacuumWaitSeconds.toFixed(3)} s.`,
+  },
+  {
+    title: 'An unlogged index',
+    text: 'An unlogged index writes no WAL, so its page LSN never moves before PostgreSQL 19: 9.5–18 cannot tell a changed page, and keep the pin.',
+    params: { logged: 'false' },
+    predict: { question: 'Will VACUUM wait for pins again?', choices: yesNo },
+    run: { toEnd: true },
+    answer: (bs) => (counters(bs).vacuumWaitSeconds > 0 ? 'yes' : 'no'),
+    explain: (bs) => `VACUUM waited ${counters(bs).vacuumWaitSeconds.toFixed(3)} s; ${counters(bs).hintsLost} hints were lost. PostgreSQL 19 gives unlogged indexes fake LSNs so their scans can drop the pin too.`,
+  },
+  {
+    title: 'Your turn',
+    text: 'Try more clients, fewer SELECTs, a non-unique index, and compare the TPS per slice of both policies; the exercise asks whether hints stick.',
+  },
+];
+
+const pick = (rand, xs) => xs[Math.floor(rand() * xs.length)];
+
+export const exercises = [
+  {
+    id: 'hints',
+    title: 'will the hints stick?',
+    make(rand) {
+      const params = {
+        ...short, clients: pick(rand, ['1', '4', '40']), policy: pick(rand, ['keep-pin', 'drop-pin', 'pg19']),
+        logged: pick(rand, ['true', 'false']), unique: 'true', select_share: '0.5', vacuum: 'true', seed: String(1 + Math.floor(rand() * 1000)),
+      };
+      const pol = { 'keep-pin': 'keeps the leaf pin (before 9.5)', 'drop-pin': 'drops the pin (9.5–18)', pg19: 'drops the pin, unlogged too (19)' }[params.policy];
+      return {
+        params,
+        steps: 0,
+        question: `${params.clients} client${params.clients === '1' ? '' : 's'}, a ${params.logged === 'true' ? 'logged' : 'unlogged'} unique index, a server that ${pol}. Over the run, will any LP_DEAD hint be lost?`,
+        choices: yesNo,
+      };
+    },
+    solve(bs) {
+      runSteps(bs, Infinity);
+      const c = counters(bs);
+      return {
+        answer: c.hintsLost > 0 ? 'yes' : 'no',
+        explain: `${c.hintsSet} hints were set and ${c.hintsLost} lost. A hint is lost when a scan that dropped its pin finds the page LSN moved (another backend changed the page meanwhile), or when a split moved the item; a kept pin, or an index whose LSN never moves, keeps every hint.`,
+      };
+    },
+  },
+];

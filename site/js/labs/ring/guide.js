@@ -1,0 +1,75 @@
+// The ring lab's tour and exercise (js/guide.js): VACUUM's ring of buffers and the WAL
+// flushes it forces when it comes round to a page whose WAL is not yet flushed.
+
+import { runSteps } from '../../guide.js';
+
+const yesNo = [{ value: 'yes', label: 'yes' }, { value: 'no', label: 'no' }];
+const counters = (bs) => bs.stats().counters;
+
+export const tour = [
+  {
+    title: 'VACUUM through a ring',
+    text: 'VACUUM reads a table through a small ring of buffers (GetAccessStrategy) so it does not push the workload\'s pages out. Each page it prunes or freezes is dirtied under a WAL record; when the ring comes round to that buffer, its WAL must be flushed before the page can be written.',
+    params: { shared_buffers: '128MB', version: '16', ring: 'default', table: '80MB', dirty_share: '100', clients: '0' },
+    predict: { question: 'With PostgreSQL 16\'s 256kB ring (32 buffers) and no other activity, will VACUUM have to flush WAL itself?', choices: yesNo },
+    run: { toEnd: true },
+    answer: (bs) => (counters(bs).vacuumWalFlushes > 0 ? 'yes' : 'no'),
+    explain: (bs) => `VACUUM forced ${counters(bs).vacuumWalFlushes} WAL flushes and wrote ${counters(bs).vacuumWrites} pages itself: each lap of a small ring reaches pages whose records are still unflushed.`,
+  },
+  {
+    title: 'A larger ring',
+    text: 'PostgreSQL 17 raised the default to 2MB (vacuum_buffer_usage_limit): 256 buffers, so the WAL writer has longer to flush a page\'s record before the ring comes back to it.',
+    params: { version: '17' },
+    predict: { question: 'Will VACUUM force fewer WAL flushes than with the 256kB ring?', choices: yesNo },
+    run: { toEnd: true },
+    answer: (bs) => (counters(bs).vacuumWalFlushes < (tour[0].last || Infinity) ? 'yes' : 'no'),
+    explain: (bs) => `VACUUM forced ${counters(bs).vacuumWalFlushes} WAL flushes with a ring of ${counters(bs).ringBuffers} buffers.`,
+  },
+  {
+    title: 'Your turn',
+    text: 'Try the WAL device\'s latency, the clients\' synchronous_commit, or no ring at all; the exercise asks you to estimate the flushes.',
+  },
+];
+
+// tour[1] compares with tour[0]'s result when the reader ran it in this page.
+const first = tour[0].explain;
+tour[0].explain = (bs) => {
+  tour[0].last = counters(bs).vacuumWalFlushes;
+  return first(bs);
+};
+
+const buckets = [
+  { value: 'none', label: 'none', test: (n) => n === 0 },
+  { value: 'few', label: '1 to 99', test: (n) => n > 0 && n < 100 },
+  { value: 'many', label: '100 to 999', test: (n) => n >= 100 && n < 1000 },
+  { value: 'lots', label: '1,000 or more', test: (n) => n >= 1000 },
+];
+const pick = (rand, xs) => xs[Math.floor(rand() * xs.length)];
+
+export const exercises = [
+  {
+    id: 'flushes',
+    title: 'how many WAL flushes will VACUUM force?',
+    make(rand) {
+      const params = {
+        shared_buffers: '128MB', version: '17', ring: pick(rand, ['0', '256kB', '2MB', '16MB']), table: pick(rand, ['40MB', '80MB']),
+        dirty_share: pick(rand, ['0', '10', '100']), flush_latency: pick(rand, ['100us', '1ms']), clients: '0',
+      };
+      return {
+        params,
+        steps: 0,
+        question: `VACUUM passes over a ${params.table} table, changing ${params.dirty_share}% of its pages, through a ring of ${params.ring === '0' ? 'no buffers (no ring)' : params.ring}, with WAL flushes taking ${params.flush_latency} and no other clients. How many times will VACUUM have to flush WAL before writing a page?`,
+        choices: buckets.map(({ value, label }) => ({ value, label })),
+      };
+    },
+    solve(bs) {
+      runSteps(bs, Infinity);
+      const c = counters(bs);
+      const n = c.vacuumWalFlushes;
+      return {
+        answer: buckets.find((b) => b.test(n)).value,
+        explain: `VACUUM forced ${n} WAL flushes and wrote ${c.vacuumWrites} pages itself, reusing ring buffers ${c.ringReuses} times (ring of ${c.ringBuffers} buffers). Pages it does not change need no WAL; without a ring, its pages stay in shared buffers and others write them later.`,
+      };
+    },
+  },
+];
