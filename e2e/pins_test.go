@@ -56,3 +56,45 @@ func TestPinsMatchesCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestPinsLeavesAndComparisons checks the pins lab's page: the leftmost leaves are drawn
+// with one mark per item, agreeing with the inspector's counts, and the comparison of both
+// policies and the sweep over clients run in the background and agree with bufferscope pins.
+func TestPinsLeavesAndComparisons(t *testing.T) {
+	p := openPage(t, "/?lab=pins&clients=12&duration=10s&naptime=2s&seed=5&play=0")
+	eval[any](p, `bufferscope.step(20000)`)
+	type leaf struct {
+		Buffer int `json:"buffer"`
+		Marks  int `json:"marks"`
+		Items  int `json:"items"`
+		Label  string
+	}
+	leaves := waitJS[[]leaf](p, waitTimeout, "the leaves drawn", `(ls => ls.length > 0 && ls)([...document.querySelectorAll('#pins-leaves figure.leaf')].map(f => ({
+		buffer: Number(f.dataset.buffer),
+		marks: f.querySelectorAll('svg rect').length,
+		items: bufferscope.buffer(Number(f.dataset.buffer)).lab.items,
+	})))`)
+	for _, l := range leaves {
+		if l.Marks != l.Items || l.Items == 0 {
+			t.Errorf("leaf in buffer %d: %d marks drawn for %d items", l.Buffer, l.Marks, l.Items)
+		}
+	}
+
+	p.click("#pins-compare-run")
+	got := waitJS[[]float64](p, 60*time.Second, "the comparison", `!document.getElementById('pins-compare-csv').disabled &&
+		[...document.querySelectorAll('#pins-compare figcaption')].map(c => Number(c.textContent.match(/: ([\d,]+) TPS/)[1].replaceAll(',', '')))`)
+	out, err := exec.Command(bufferscopeCommand(t), "pins", "--clients", "12", "--duration", "10s", "--naptime", "2s",
+		"--seed", "5", "--policy", "keep-pin,drop-pin", "--format", "json").Output()
+	if err != nil {
+		t.Fatalf("bufferscope pins: %v\n%s", err, out)
+	}
+	var rows []pinsRow
+	if err := json.Unmarshal(out, &rows); err != nil || len(rows) != 2 || len(got) != 2 {
+		t.Fatalf("bufferscope pins printed %s; the page shows %v", out, got)
+	}
+	for i := range rows {
+		if math.Abs(got[i]-math.Round(rows[i].TPS)) > 0.5 {
+			t.Errorf("policy %d: the comparison shows %v TPS, bufferscope pins %v", i, got[i], rows[i].TPS)
+		}
+	}
+}

@@ -46,6 +46,7 @@ func TestScreenshots(t *testing.T) {
 		{"drop-dark", drop, viewportW, viewportH, true},
 		{"drop-phone", drop, 390, 844, false},
 		{"free-light", "/?shared_buffers=8MB&seed=3", viewportW, viewportH, false},
+		{"pins-light", "/?lab=pins&clients=40", viewportW, viewportH, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := openPage(t, tc.path)
@@ -56,7 +57,11 @@ func TestScreenshots(t *testing.T) {
 			if tc.w != viewportW {
 				p.do(waitTimeout, "a phone's viewport", chromedp.EmulateViewport(tc.w, tc.h, chromedp.EmulateScale(1)))
 			}
-			if tc.name != "free-light" {
+			switch {
+			case tc.name == "pins-light":
+				p.click("#pins-compare-run")
+				waitJS[bool](p, 90*time.Second, "the comparison", `!document.getElementById('pins-compare-csv').disabled`)
+			case tc.name != "free-light":
 				waitJS[bool](p, 60*time.Second, "the chart", `document.querySelector("#curve-card").dataset.state === "done"`)
 				p.choose("#measure-pool", "16384")
 				p.click("#measure-run")
@@ -64,7 +69,7 @@ func TestScreenshots(t *testing.T) {
 				eval[any](p, `bufferscope.play()`)
 				waitJS[bool](p, 60*time.Second, "a scan under way", `(d => d.relation >= 3 && d.cursor > 4000)(bufferscope.stats().counters)`)
 				eval[any](p, `bufferscope.pause()`)
-			} else {
+			default:
 				p.waitFrames(30, time.Second)
 			}
 			shoot(p, tc.name)

@@ -3,7 +3,8 @@
 // leaf page under the pointer, its items as pageinspect's bt_page_items lists them, its LSN
 // and whether VACUUM waits for it. Over the grid it rings a leaf where hints were just set
 // (thin ring) or lost (thick ring), and the leaf VACUUM waits for (the thickest ring, with
-// markers in the rulers). The leaf pages drawn large with their items are not drawn yet.
+// markers in the rulers). The page draws the leftmost leaves large with their items from
+// what Stats and Inspect report (site/js/labs/pins/leaves.js).
 package pins
 
 import (
@@ -71,17 +72,28 @@ func (v *View) Inspect(id int) map[string]any {
 	}
 	live, dead, lp := 0, 0, 0
 	var rows []string
+	states := make([]byte, len(l.Items))
 	for i, it := range l.Items {
 		switch {
 		case it.LPDead:
 			lp++
+			states[i] = 'X'
 		case v.srv.Index.State(it.TID) == simpins.Dead:
 			dead++
+			states[i] = 'd'
 		default:
 			live++
+			states[i] = 'L'
 		}
 		if i < maxItemsShown {
 			rows = append(rows, fmt.Sprintf("%d | (%d,%d) | %t | %d", i+1, it.TID/64, it.TID%64+1, it.LPDead, it.Key))
+		}
+	}
+	hint := ""
+	if r, ok := v.recent[int32(id)]; ok && v.now-r.at <= markSeconds {
+		hint = "set"
+		if r.lost {
+			hint = "lost"
 		}
 	}
 	return map[string]any{
@@ -89,7 +101,31 @@ func (v *View) Inspect(id int) map[string]any {
 		"live": live, "deadUnmarked": dead, "lpDead": lp, "splits": l.Splits,
 		"vacuumWaiting": v.srv.WaitingOnBlock == l.Block && l.Block != 0,
 		"btPageItems":   "itemoffset | ctid | dead | data\n" + strings.Join(rows, "\n"),
+		// itemStates has one letter per item in page order: L live, d dead and not
+		// marked, X LP_DEAD; recentHint is "set" or "lost" while the leaf's ring shows.
+		"itemStates": string(states), "recentHint": hint,
 	}
+}
+
+// leavesShown is how many of the leftmost leaves Stats names for the page to draw large.
+const leavesShown = 6
+
+// Stats names the buffers of the leftmost leaves, the hottest under Zipfian keys, in key
+// order ("leafBuffers": "12,40,7"; a leaf not in a buffer yet is left out).
+func (v *View) Stats() map[string]any {
+	if v.srv == nil {
+		return nil
+	}
+	var ids []string
+	for _, l := range v.srv.Index.Leaves {
+		if len(ids) == leavesShown {
+			break
+		}
+		if id, ok := v.srv.BufferOf(l.Block); ok {
+			ids = append(ids, fmt.Sprint(id))
+		}
+	}
+	return map[string]any{"leafBuffers": strings.Join(ids, ",")}
 }
 
 // Step runs the steps as the default view does and remembers the buffers whose hints were

@@ -1,6 +1,7 @@
 package pins
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,5 +48,47 @@ func TestInspectLeaf(t *testing.T) {
 	}
 	if !v.Options().HideHand {
 		t.Error("the clock hand is shown")
+	}
+}
+
+// Stats names the leftmost leaves' buffers in key order, and each one's item states agree
+// with the inspector's counts.
+func TestStatsNameTheLeftmostLeaves(t *testing.T) {
+	l := simpins.Lab{}
+	vals, _ := l.Params().Parse(map[string]string{"shared_buffers": "8MB", "clients": "20"})
+	run, err := l.New(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView()
+	v.Attach(run, run.Legend(), func(int32) int { return -1 })
+	if _, err := v.Step(run, 50000, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	ids := strings.Split(v.Stats()["leafBuffers"].(string), ",")
+	if len(ids) != leavesShown {
+		t.Fatalf("leafBuffers = %v, want %d buffers", ids, leavesShown)
+	}
+	last := -1
+	for _, s := range ids {
+		var id int
+		if _, err := fmt.Sscan(s, &id); err != nil {
+			t.Fatal(err)
+		}
+		info := v.Inspect(id)
+		if info["page"] != "leaf" {
+			t.Fatalf("buffer %d is not a leaf: %v", id, info)
+		}
+		if info["block"].(int) == last {
+			t.Errorf("buffer %d holds leaf %d again", id, last)
+		}
+		states := info["itemStates"].(string)
+		if len(states) != info["items"].(int) ||
+			strings.Count(states, "L") != info["live"].(int) ||
+			strings.Count(states, "d") != info["deadUnmarked"].(int) ||
+			strings.Count(states, "X") != info["lpDead"].(int) {
+			t.Errorf("buffer %d: itemStates %q disagree with %v", id, states, info)
+		}
+		last = info["block"].(int)
 	}
 }

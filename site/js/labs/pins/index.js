@@ -1,13 +1,23 @@
-// The pins lab's page: its introduction, the notes under its controls, and a chart of the
-// run's transactions per second, slice by slice. Everything else (form, counters, legend,
-// playback) is the page's own, built from the lab's tables. The charts of both policies
-// side by side and of TPS against clients are not written yet: `bufferscope pins` prints
-// both as tables.
+// The pins lab's page: its introduction, the notes under its controls, the leftmost leaves
+// drawn large with their items (leaves.js), a chart of the run's transactions per second
+// slice by slice, and the comparisons of both policies run in the background (compare.js).
+// Everything else (form, counters, legend, playback) is the page's own, built from the
+// lab's tables.
 
 import { tour, exercises } from './guide.js';
+import { LeavesCard } from './leaves.js';
+import { CompareCards, HTML as COMPARE } from './compare.js';
 
-// The static HTML of the chart card: no data is ever interpolated into it.
-const WIDE = `    <section class="card chart-card" id="pins-slices-card" aria-labelledby="pins-slices-heading">
+// The static HTML of the cards: no data is ever interpolated into it.
+const WIDE = `    <section class="card leaves-card" id="pins-leaves-card" aria-labelledby="pins-leaves-heading">
+      <div class="card-head">
+        <h2 id="pins-leaves-heading">The leftmost leaves, the hottest</h2>
+      </div>
+      <p class="muted small leaf-key"><span aria-hidden="true">■</span> live item · <span aria-hidden="true">□</span> dead, not marked · <span aria-hidden="true">☒</span> LP_DEAD · 📌 pins · ✓ hint set · ✗ hint lost · ⏳ VACUUM waits for the pins</p>
+      <div class="leaves" id="pins-leaves"></div>
+      <p id="pins-leaves-summary" class="summary" aria-live="off"></p>
+    </section>
+    <section class="card chart-card" id="pins-slices-card" aria-labelledby="pins-slices-heading">
       <div class="card-head">
         <h2 id="pins-slices-heading">Transactions per second, slice by slice</h2>
       </div>
@@ -16,11 +26,13 @@ const WIDE = `    <section class="card chart-card" id="pins-slices-card" aria-la
       </div>
       <p id="pins-slices-summary" class="summary" aria-live="off"></p>
     </section>
-`;
+${COMPARE}`;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 let chart = null;
 let summary = null;
+let leaves = null;
+let compare = null;
 let last = '';
 
 // draw plots the slices' TPS as a line from the numbers in csv, with the mean and the
@@ -62,15 +74,27 @@ export default {
     <p>Run a pgbench-like load under each pin policy and watch hints set and lost, dead items, splits, VACUUM waiting for pins, and transactions per second. Hover a leaf to list its items.</p>`,
   settingsTitle: 'Server and load',
 
-  mount({ wide }) {
+  mount({ bs, wide }) {
     wide.innerHTML = WIDE;
     chart = wide.querySelector('#pins-slices');
     summary = wide.querySelector('#pins-slices-summary');
+    leaves = new LeavesCard(bs, wide.querySelector('#pins-leaves'), wide.querySelector('#pins-leaves-summary'));
+    compare = new CompareCards();
     last = '';
+  },
+
+  loaded(params, stats) {
+    if (compare) compare.loaded(params);
+    if (leaves) leaves.update(stats, true);
   },
 
   update(s) {
     if (s && s.counters) draw(s.counters.sliceTPS || '');
+    if (s && leaves) leaves.update(s);
+  },
+
+  theme() {
+    if (compare) compare.redraw();
   },
 
   notes(params) {
@@ -85,7 +109,8 @@ export default {
   },
 
   unmount() {
-    chart = summary = null;
+    if (compare) compare.cancel();
+    chart = summary = leaves = compare = null;
     last = '';
   },
 };

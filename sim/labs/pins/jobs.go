@@ -1,0 +1,121 @@
+package pins
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/bufferscope/bufferscope/sim/lab"
+)
+
+// Jobs are the pins lab's long jobs, which the page runs in the experiment worker:
+//
+//	compare {the lab's parameters as text}             the run under keep-pin and drop-pin, same seed
+//	clients {the lab's parameters as text, counts: […]}  TPS against clients, both policies
+func (Lab) Jobs() map[string]lab.Job {
+	return map[string]lab.Job{"compare": runCompare, "clients": runClients}
+}
+
+// policiesCompared are the two policies the page's charts set side by side.
+var policiesCompared = []Policy{KeepPin, DropPin}
+
+// DefaultClients are the client counts of the TPS-against-clients chart: the published
+// table's.
+var DefaultClients = []int{10, 20, 40, 70, 110, 160, 230, 310, 400, 500, 650, 800}
+
+// valuesOf reads the lab's parameters from a job's arguments, with over replacing some.
+func valuesOf(a lab.Args, over map[string]string) (lab.Values, error) {
+	in := map[string]string{}
+	for _, p := range table.Params {
+		s, err := a.String(p.Key, "")
+		if err != nil {
+			return nil, err
+		}
+		if s != "" {
+			in[p.Key] = s
+		}
+	}
+	for k, v := range over {
+		in[k] = v
+	}
+	v, problems := table.Parse(in)
+	if len(problems) > 0 {
+		return nil, problems[0]
+	}
+	return v, nil
+}
+
+// runCompare runs the page's settings under each policy of policiesCompared with the same
+// seed and returns per policy its name, TPS, the slices' TPS and their coefficient of
+// variation, and the hints set and lost.
+func runCompare(a lab.Args, _ func() float64, progress lab.Progress) (map[string]any, error) {
+	var names, tps, cvs, set, lost, slices []any
+	for i, pol := range policiesCompared {
+		if progress != nil && !progress(i, len(policiesCompared), pol.String(), true) {
+			return nil, lab.ErrCancelled
+		}
+		v, err := valuesOf(a, map[string]string{"policy": pol.String()})
+		if err != nil {
+			return nil, err
+		}
+		cfg, nb, dur, slice := ConfigOf(v)
+		r, err := Run(cfg, nb, dur, slice)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, pol.String())
+		tps = append(tps, r.TPS)
+		cvs = append(cvs, r.SliceCV)
+		set = append(set, float64(r.HintsSet))
+		lost = append(lost, float64(r.HintsLost))
+		ys := make([]any, len(r.SliceTPS))
+		for j, y := range r.SliceTPS {
+			ys[j] = y
+		}
+		slices = append(slices, ys)
+	}
+	if progress != nil {
+		progress(len(policiesCompared), len(policiesCompared), "done", true)
+	}
+	return map[string]any{"policies": names, "tps": tps, "sliceCV": cvs, "hintsSet": set, "hintsLost": lost, "sliceTPS": slices}, nil
+}
+
+// runClients runs the page's settings for each client count under each policy of
+// policiesCompared and returns the client counts and, per policy, the TPS of each.
+func runClients(a lab.Args, _ func() float64, progress lab.Progress) (map[string]any, error) {
+	clients, err := a.Ints("counts", 1, 1000, DefaultClients)
+	if err != nil {
+		return nil, err
+	}
+	total := len(clients) * len(policiesCompared)
+	var xs, names []any
+	byPolicy := make([][]any, len(policiesCompared))
+	for i, c := range clients {
+		xs = append(xs, c)
+		for j, pol := range policiesCompared {
+			if progress != nil && !progress(i*len(policiesCompared)+j, total, fmt.Sprintf("%d clients, %s", c, pol), true) {
+				return nil, lab.ErrCancelled
+			}
+			v, err := valuesOf(a, map[string]string{"policy": pol.String(), "clients": strconv.Itoa(c)})
+			if err != nil {
+				return nil, err
+			}
+			cfg, nb, dur, slice := ConfigOf(v)
+			r, err := Run(cfg, nb, dur, slice)
+			if err != nil {
+				return nil, err
+			}
+			byPolicy[j] = append(byPolicy[j], r.TPS)
+		}
+	}
+	for _, pol := range policiesCompared {
+		names = append(names, pol.String())
+	}
+	tps := make([]any, len(byPolicy))
+	for j := range byPolicy {
+		tps[j] = byPolicy[j]
+	}
+	if progress != nil {
+		progress(total, total, "done", true)
+	}
+	return map[string]any{"clients": xs, "policies": names, "tps": tps}, nil
+}
