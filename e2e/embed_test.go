@@ -115,6 +115,31 @@ func TestEmbedDrivenByHost(t *testing.T) {
 		t.Errorf("the grid is %g×%g in the 700×450 frame; want at least 350×200", b.Canvas.W, b.Canvas.H)
 	}
 
+	// Smaller and larger frames keep Play and the grid in view too (docs/embed.md: from
+	// 320×240 up).
+	for _, size := range [][2]int{{320, 240}, {480, 320}, {960, 600}, {700, 450}} {
+		sb := eval[box](p, fmt.Sprintf(`new Promise((done) => {
+			const f = document.getElementById("embed");
+			f.style.maxWidth = "none"; // the host page fits the frame in its column
+			f.width = %d; f.height = %d;
+			const w = f.contentWindow, d = w.document;
+			const r = (e) => { const b = e.getBoundingClientRect(); return {X: b.x, Y: b.y, W: b.width, H: b.height}; };
+			const measure = () => (w.innerWidth === %[1]d && w.innerHeight === %[2]d)
+				? done({InnerW: w.innerWidth, InnerH: w.innerHeight, ScrollW: d.documentElement.scrollWidth, ScrollH: d.documentElement.scrollHeight,
+					Play: r(d.getElementById("play")), Canvas: r(d.querySelector("#grid canvas")), Link: r(d.getElementById("embed-open"))})
+				: w.requestAnimationFrame(measure);
+			w.requestAnimationFrame(() => w.requestAnimationFrame(measure));
+		})`, size[0], size[1]))
+		for name, r := range map[string]rect{"Play": sb.Play, "the grid": sb.Canvas} {
+			if r.W <= 0 || r.H <= 0 || r.X < 0 || r.Y < 0 || r.X+r.W > sb.InnerW || r.Y+r.H > sb.InnerH {
+				t.Errorf("in a %d×%d frame %s is at %+v, not wholly inside it", size[0], size[1], name, r)
+			}
+		}
+		if sb.ScrollW > sb.InnerW || sb.ScrollH > sb.InnerH {
+			t.Errorf("in a %d×%d frame the embed's content is %g×%g: it scrolls", size[0], size[1], sb.ScrollW, sb.ScrollH)
+		}
+	}
+
 	// No autoplay, no focus taken.
 	st := eval[stats](p, frameJS+`.bufferscope.stats()`)
 	if st.Playing || st.Step != 0 {
