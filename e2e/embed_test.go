@@ -3,12 +3,16 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // These tests drive the embed page (site/embed.html) as a host page does: the example host
@@ -288,6 +292,65 @@ func TestEmbedHeaders(t *testing.T) {
 		if x := res.Header.Get("X-Frame-Options"); x != "" {
 			t.Errorf("GET /%s: X-Frame-Options %q; frame-ancestors says who may frame a page", tc.path, x)
 		}
+	}
+}
+
+// TestEmbedFramedByAnotherSite: a page of another origin (localhost instead of 127.0.0.1,
+// a page with no policy of its own) frames embed.html and drives it, while the browser
+// refuses to show index.html in the same place.
+func TestEmbedFramedByAnotherSite(t *testing.T) {
+	if suite == nil {
+		t.Skipf("browser tests are off: run them with %s=1", enableVar)
+	}
+	site := strings.TrimSuffix(suite.baseURL, "/")
+	if !strings.Contains(site, "127.0.0.1") {
+		t.Skipf("the site is served at %s; the test needs 127.0.0.1 to make localhost another origin", site)
+	}
+	other := strings.Replace(site, "127.0.0.1", "localhost", 1)
+	limit, stop := context.WithTimeout(suite.browser, testTimeout)
+	defer stop()
+	ctx, closeTab := chromedp.NewContext(limit)
+	defer closeTab()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	p := &page{t: t, ctx: ctx}
+	p.console.collect(ctx)
+	// Any page of the other origin will do: a missing one is a page with no policy. Its
+	// console gets the 404s, which this test does not count.
+	p.do(loadTimeout, "loading "+other, chromedp.Navigate(other+"/no-such-page"))
+	frame := func(path string) {
+		eval[any](p, fmt.Sprintf(`(() => {
+			window.received = window.received || [];
+			if (!window.listening) addEventListener("message", (e) => received.push({origin: e.origin, data: e.data}));
+			window.listening = true;
+			const f = document.createElement("iframe");
+			f.src = %q; f.width = 700; f.height = 450;
+			document.body.append(f);
+		})()`, site+path))
+	}
+	blocked := func() bool {
+		return p.console.has("error", "Framing '"+site+"/' violates", "frame-ancestors 'self'")
+	}
+
+	frame("/embed.html?shared_buffers=1MB&seed=42")
+	waitJS[bool](p, loadTimeout, "the embed's ready event", fmt.Sprintf(`received.some((m) => m.origin === %q && m.data.type === "ready")`, site))
+	if blocked() {
+		t.Errorf("the browser refused to frame embed.html in a page of another origin:\n%s", p.console.String())
+	}
+	eval[any](p, fmt.Sprintf(`document.querySelector("iframe").contentWindow.postMessage({bufferscope: 1, type: "step", n: 5, id: "x"}, %q)`, site))
+	r := waitJS[embedReply](p, waitTimeout, "the reply to a step", `(received.find((m) => m.data.type === "reply" && m.data.id === "x") || {}).data`)
+	if !r.OK || r.Step != 5 {
+		t.Errorf("the embed framed by another site replied %+v to step n=5; want ok at step 5", r)
+	}
+
+	frame("/index.html?play=0")
+	deadline := time.Now().Add(loadTimeout)
+	for !blocked() {
+		if time.Now().After(deadline) {
+			t.Fatalf("index.html framed by a page of another origin: the browser did not report blocking it (frame-ancestors 'self') within %v; console:\n%s", loadTimeout, p.console.String())
+		}
+		time.Sleep(pollInterval)
 	}
 }
 
