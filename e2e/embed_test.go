@@ -152,6 +152,19 @@ func TestEmbedDrivenByHost(t *testing.T) {
 	if focus := eval[string](p, `document.activeElement.tagName + " " + `+frameJS+`.document.hasFocus()`); focus != "BODY false" {
 		t.Errorf("after loading, the host page's focus is on %q (active element, embed has focus); the embed must not take it", focus)
 	}
+	// Keys go to the host page until the reader clicks into the embed; then the embed's
+	// shortcuts work ("." runs one step).
+	p.do(waitTimeout, "pressing Space and . on the host page", chromedp.KeyEvent(" "), chromedp.KeyEvent("."))
+	if s := eval[stats](p, frameJS+`.bufferscope.stats()`); s.Playing || s.Step != 0 {
+		t.Errorf("keys pressed on the host page reached the embed: it is at step %d, playing %v", s.Step, s.Playing)
+	}
+	frameAt := p.elementRect("#embed")
+	x, y := b.Canvas.centre()
+	p.do(waitTimeout, "clicking the embed's grid", chromedp.MouseClickXY(frameAt.X+x, frameAt.Y+y))
+	waitJS[bool](p, waitTimeout, "the embed to have the focus", frameJS+`.document.hasFocus()`)
+	p.do(waitTimeout, "pressing . in the embed", chromedp.KeyEvent("."))
+	waitJS[bool](p, waitTimeout, "the embed's step shortcut", frameJS+`.bufferscope.stats().step === 1`)
+
 	ready := eval[embedReply](p, `embedHost.events.find((e) => e.type === "ready")`)
 	if ready.Lab == "" || ready.Params["shared_buffers"] != "1MB" || ready.Params["seed"] != "42" {
 		t.Errorf("the ready event says lab %q, params %v; want the address's shared_buffers=1MB, seed=42", ready.Lab, ready.Params)
@@ -220,6 +233,36 @@ func TestEmbedDrivenByHost(t *testing.T) {
 	}
 	if s := eval[stats](p, frameJS+`.bufferscope.stats()`); s.Playing || s.Step != back {
 		t.Errorf("after the malformed messages the embed is at step %d, playing %v; want step %d, paused: they must be ignored", s.Step, s.Playing, back)
+	}
+}
+
+// TestEmbedEveryLab: the host page switches the embed to each lab in turn with a set
+// request and steps it; the counters are the full page's for that lab at that step.
+func TestEmbedEveryLab(t *testing.T) {
+	const steps = 50
+	p := openPage(t, "/embed-host.html")
+	labs := eval[[]struct {
+		Name string `json:"name"`
+	}](p, `embedHost.events.find((e) => e.type === "ready").labs`)
+	if len(labs) < 2 {
+		t.Fatalf("the ready event lists %d labs", len(labs))
+	}
+	for _, l := range labs {
+		r := send(p, fmt.Sprintf(`{type: "set", params: {lab: %q}}`, l.Name))
+		if !r.OK || r.Lab != l.Name || r.Step != 0 {
+			t.Fatalf("set lab=%s replied %+v; want ok, lab %s at step 0", l.Name, r, l.Name)
+		}
+		if title := eval[string](p, frameJS+`.document.getElementById("embed-lab").textContent`); title == "" {
+			t.Errorf("lab %s: the embed shows no title", l.Name)
+		}
+		r = send(p, fmt.Sprintf(`{type: "step", n: %d}`, steps))
+		if !r.OK || r.Step != steps {
+			t.Fatalf("lab %s: step n=%d replied %+v", l.Name, steps, r)
+		}
+		sameCounters(t, "lab "+l.Name, r.Counters, fullPageCounters(t, "lab="+l.Name, steps))
+	}
+	if bad := send(p, `{type: "set", params: {lab: "no-such-lab"}}`); bad.OK || !strings.Contains(bad.Error, `lab "no-such-lab" is not a lab of this page`) {
+		t.Errorf("set lab=no-such-lab replied %+v; want ok false, saying it is not a lab", bad)
 	}
 }
 
