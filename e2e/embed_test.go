@@ -266,6 +266,59 @@ func TestEmbedEveryLab(t *testing.T) {
 	}
 }
 
+// TestEmbedOrigin: an embed opened with origin= hears only that page. Framed by the host
+// page (127.0.0.1), an embed for another origin ignores its messages with a warning, one
+// for the host's own origin answers them, and one with an origin= that is no address says
+// so and answers nobody.
+func TestEmbedOrigin(t *testing.T) {
+	p := openPage(t, "/embed-host.html?shared_buffers=1MB")
+	site := strings.TrimSuffix(suite.baseURL, "/")
+	// frame adds an embed opened with origin=origin and waits until it is ready.
+	frame := func(origin string) string {
+		id := fmt.Sprintf("f%d", eval[int](p, `document.querySelectorAll("iframe").length`))
+		eval[any](p, fmt.Sprintf(`(() => {
+			const f = document.createElement("iframe");
+			f.id = %q; f.width = 700; f.height = 450;
+			f.src = "embed.html?shared_buffers=1MB&origin=" + encodeURIComponent(%q);
+			document.body.append(f);
+		})()`, id, origin))
+		waitJS[bool](p, loadTimeout, "the embed with origin="+origin, fmt.Sprintf(`document.getElementById(%q).contentDocument?.body?.dataset.ready === "1"`, id))
+		return fmt.Sprintf(`document.getElementById(%q).contentWindow`, id)
+	}
+	// ask sends a get request with id to the embed w and returns a promise of its reply.
+	ask := func(w, id string) string {
+		return fmt.Sprintf(`new Promise((done) => {
+			addEventListener("message", (e) => { if (e.data && e.data.id === %q) done(e.data); });
+			%s.postMessage({bufferscope: 1, type: "get", id: %[1]q}, "*");
+		})`, id, w)
+	}
+
+	w := frame(site)
+	if r := eval[embedReply](p, ask(w, "mine")); !r.OK || r.Request != "get" || r.Params["shared_buffers"] != "1MB" {
+		t.Errorf("the embed for origin=%s replied %+v to its host's get", site, r)
+	}
+
+	w = frame("https://docs.example.org/some/page")
+	eval[any](p, w+`.postMessage({bufferscope: 1, type: "play", id: "theirs"}, "*")`)
+	want := "this embed was opened with origin=https://docs.example.org, so only that page may drive it"
+	deadline := time.Now().Add(waitTimeout)
+	for !p.console.has("warning", "bufferscope embed: ignored a message from "+site, want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no console warning says %q; the console:\n%s", want, p.console.String())
+		}
+		time.Sleep(pollInterval)
+	}
+	if eval[bool](p, w+`.bufferscope.stats().playing`) {
+		t.Errorf("the embed for another origin played at its host's request")
+	}
+
+	w = frame("javascript:alert(1)")
+	panel := eval[string](p, w+`.document.getElementById("error-panel").hidden ? "" : `+w+`.document.getElementById("error-list").textContent`)
+	if !strings.Contains(panel, `origin "javascript:alert(1)" is not an http or https address, so no page may drive this embed`) {
+		t.Errorf("an embed opened with origin=javascript:alert(1) shows %q; want it to say no page may drive it", panel)
+	}
+}
+
 // TestEmbedSnippet: the main page's Embed dialog writes an iframe of embed.html with the
 // page's address at the chosen size, and that address opens the same view in the embed.
 func TestEmbedSnippet(t *testing.T) {
