@@ -333,6 +333,12 @@ func TestEmbedSnippet(t *testing.T) {
 	if strings.Contains(code, "play=") {
 		t.Errorf("the snippet %s carries play=, which means nothing to the embed", code)
 	}
+	// The dialog owns the keys: "." on its Copy button does not step the run behind it.
+	eval[any](p, `document.getElementById("embed-copy").focus()`)
+	p.do(waitTimeout, "pressing . in the dialog", chromedp.KeyEvent("."))
+	if st := p.stats(); st.Step != 0 {
+		t.Errorf(`"." pressed in the Embed dialog stepped the run to step %d`, st.Step)
+	}
 	p.choose("#embed-size", "960x600")
 	if code := eval[string](p, `document.getElementById("embed-code").value`); !strings.Contains(code, `width="960" height="600"`) {
 		t.Errorf("after choosing 960 × 600 the snippet is %s", code)

@@ -114,7 +114,7 @@ export function init(bs, canvas, hooks) {
       return;
     }
     const t = e.target instanceof Element ? e.target : null;
-    if (t && t.closest('input, select, textarea, [contenteditable]')) return;
+    if (t && t.closest('input, select, textarea, [contenteditable], dialog')) return; // a dialog owns the keys
     const onButton = t && t.closest('button, a, summary');
     let handled = true;
     switch (e.key) {
