@@ -146,8 +146,10 @@ async function start() {
     }
     if (!res || res.ok === false) {
       errors.show('The simulation could not be rebuilt', [res && res.error ? res.error : 'unknown error']);
-    } else if (!chosen && playback) {
-      playback.setSpeed(defaultSpeed());
+    } else if (playback) {
+      // The bridge keeps a chosen speed, clamped to the lab's ladder; the slider shows
+      // that ladder, which another lab changes.
+      playback.setSpeed(chosen ? bs.stats().speedParam : defaultSpeed());
     }
     loaded();
     return res;
