@@ -175,10 +175,10 @@ func (rs headerRules) headersFor(p string) (http.Header, error) {
 	return h, nil
 }
 
-// checkSite reports paths of the built site whose headers are ambiguous, and
-// pages and worker scripts that would be served without a
-// Content-Security-Policy (a worker runs under the policy of its own script's
-// response, not the page's).
+// checkSite reports paths of the built site whose headers are ambiguous, pages
+// and worker scripts that would be served without a Content-Security-Policy (a
+// worker runs under the policy of its own script's response, not the page's),
+// and pages whose policy does not say who may frame them.
 func (rs headerRules) checkSite(files []string) error {
 	var problems []string
 	paths := append([]string{"/"}, files...)
@@ -192,8 +192,13 @@ func (rs headerRules) checkSite(files []string) error {
 			problems = append(problems, err.Error())
 			continue
 		}
-		if (p == "/" || strings.HasSuffix(p, ".html")) && h.Get("Content-Security-Policy") == "" {
-			problems = append(problems, fmt.Sprintf("%s: page %s has no Content-Security-Policy: add a [[headers]] block for %q", netlifyConfig, p, p))
+		if p == "/" || strings.HasSuffix(p, ".html") {
+			switch csp := h.Get("Content-Security-Policy"); {
+			case csp == "":
+				problems = append(problems, fmt.Sprintf("%s: page %s has no Content-Security-Policy: add a [[headers]] block for %q", netlifyConfig, p, p))
+			case frameAncestors(csp) == "":
+				problems = append(problems, fmt.Sprintf("%s: page %s has no frame-ancestors in its Content-Security-Policy, so any site may frame it: add frame-ancestors 'self' (or * for a page made to be embedded)", netlifyConfig, p))
+			}
 		}
 		if strings.HasPrefix(p, "/"+workerDir+"/") && h.Get("Content-Security-Policy") == "" {
 			problems = append(problems, fmt.Sprintf("%s: worker script %s has no Content-Security-Policy: add a [[headers]] block for %q", netlifyConfig, p, "/"+workerDir+"/*"))
@@ -204,4 +209,19 @@ func (rs headerRules) checkSite(files []string) error {
 		return errors.New(strings.Join(slices.Compact(problems), "\n"))
 	}
 	return nil
+}
+
+// frameAncestors returns the sources of the frame-ancestors directive of the
+// Content-Security-Policy csp ("'self'", "*"), or "" when it has none.
+func frameAncestors(csp string) string {
+	for _, d := range strings.Split(csp, ";") {
+		name, value, _ := strings.Cut(strings.TrimSpace(d), " ")
+		if strings.EqualFold(name, "frame-ancestors") {
+			if v := strings.TrimSpace(value); v != "" {
+				return v
+			}
+			return "'none'" // an empty source list frames nothing
+		}
+	}
+	return ""
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,6 +23,12 @@ func TestNetlifyConfig(t *testing.T) {
 		{"/", "Cache-Control", "no-cache"},
 		{"/", "X-Content-Type-Options", "nosniff"},
 		{"/index.html", "Content-Security-Policy", csp + "frame-ancestors 'self'"},
+		{"/embed.html", "Content-Security-Policy", csp + "frame-ancestors *"},
+		{"/embed.html", "Cache-Control", "no-cache"},
+		{"/embed.html", "X-Frame-Options", ""},
+		{"/embed", "Content-Security-Policy", csp + "frame-ancestors *"},
+		{"/embed-host.html", "Content-Security-Policy", csp + "frame-ancestors 'self'"},
+		{"/embed-host", "Content-Security-Policy", csp + "frame-ancestors 'self'"},
 		{"/assets/main.0123abcd.js", "Cache-Control", "public, max-age=31536000, immutable"},
 		{"/assets/main.0123abcd.js", "Content-Security-Policy", ""},
 		{"/assets/wasm/bufferscope.0123abcd.wasm", "Content-Type", "application/wasm"},
@@ -40,7 +47,7 @@ func TestNetlifyConfig(t *testing.T) {
 			t.Errorf("%s %s = %q, want %q", tc.path, tc.name, got, tc.want)
 		}
 	}
-	site := []string{"index.html", "assets/main.0123abcd.js", "assets/wasm/bufferscope.0123abcd.wasm", "img/logo.png",
+	site := []string{"index.html", "embed.html", "embed-host.html", "assets/main.0123abcd.js", "assets/wasm/bufferscope.0123abcd.wasm", "img/logo.png",
 		"assets/worker/worker.0123abcd.js", "assets/wasm/worker.0123abcd.wasm"}
 	if err := rules.checkSite(site); err != nil {
 		t.Error(err)
@@ -182,7 +189,7 @@ func TestHeadersForConflict(t *testing.T) {
 }
 
 func TestCheckSiteNeedsCSP(t *testing.T) {
-	rules, err := parseHeaderRules("[[headers]]\nfor = \"/\"\n[headers.values]\nContent-Security-Policy = \"default-src 'self'\"\n")
+	rules, err := parseHeaderRules("[[headers]]\nfor = \"/\"\n[headers.values]\nContent-Security-Policy = \"default-src 'self'; frame-ancestors 'self'\"\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,11 +198,85 @@ func TestCheckSiteNeedsCSP(t *testing.T) {
 	if err == nil || err.Error() != netlifyConfig+": "+want {
 		t.Errorf("checkSite = %v, want %q", err, want)
 	}
+	// A page's policy must say who may frame it.
+	open, err := parseHeaderRules("[[headers]]\nfor = \"/*\"\n[headers.values]\nContent-Security-Policy = \"default-src 'self'\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = open.checkSite([]string{"embed.html"})
+	want = `page /embed.html has no frame-ancestors in its Content-Security-Policy, so any site may frame it`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("checkSite = %v, want an error containing %q", err, want)
+	}
 	// A worker runs under its own script's policy, so its script needs one too.
 	err = rules.checkSite([]string{"assets/main.0123abcd.js", "assets/worker/worker.0123abcd.js"})
 	want = `worker script /assets/worker/worker.0123abcd.js has no Content-Security-Policy: add a [[headers]] block for "/assets/worker/*"`
 	if err == nil || err.Error() != netlifyConfig+": "+want {
 		t.Errorf("checkSite = %v, want %q", err, want)
+	}
+}
+
+// TestOnlyTheEmbedIsFramable checks who may frame each page of the built site,
+// by its file name and as Netlify's pretty URLs serve it: any site may frame
+// embed.html, made for that (docs/embed.md); every other page only this site.
+// X-Frame-Options, which would override nothing in browsers that know
+// frame-ancestors but forbid framing in those that do not, is sent for none.
+func TestOnlyTheEmbedIsFramable(t *testing.T) {
+	rules, err := readHeaderRules("../" + netlifyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := loadSite("../site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets, err := s.build(fakeCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"/"}
+	for _, a := range assets {
+		if strings.HasSuffix(a.path, ".html") {
+			paths = append(paths, "/"+a.path, "/"+strings.TrimSuffix(a.path, ".html"))
+		}
+	}
+	if !slices.Contains(paths, "/embed.html") || !slices.Contains(paths, "/index.html") {
+		t.Fatalf("the built site's pages are %v; want index.html and embed.html among them", paths)
+	}
+	for _, p := range paths {
+		if p == "/index" {
+			continue // Netlify serves index.html at /, which is checked
+		}
+		h, err := rules.headersFor(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "'self'"
+		if p == "/embed.html" || p == "/embed" {
+			want = "*"
+		}
+		if got := frameAncestors(h.Get("Content-Security-Policy")); got != want {
+			t.Errorf("%s: frame-ancestors %q, want %q (Content-Security-Policy %q)", p, got, want, h.Get("Content-Security-Policy"))
+		}
+		if x := h.Get("X-Frame-Options"); x != "" {
+			t.Errorf("%s: X-Frame-Options %q; frame-ancestors says who may frame a page", p, x)
+		}
+	}
+}
+
+func TestFrameAncestors(t *testing.T) {
+	for _, tc := range []struct{ csp, want string }{
+		{"default-src 'self'; frame-ancestors 'self'", "'self'"},
+		{"frame-ancestors *; default-src 'none'", "*"},
+		{"default-src 'self';  Frame-Ancestors  https://a.example https://b.example ", "https://a.example https://b.example"},
+		{"default-src 'self'; frame-ancestors", "'none'"},
+		{"default-src 'self'", ""},
+		{"", ""},
+		{"default-src 'self'; frame-src 'self'", ""},
+	} {
+		if got := frameAncestors(tc.csp); got != tc.want {
+			t.Errorf("frameAncestors(%q) = %q, want %q", tc.csp, got, tc.want)
+		}
 	}
 }
 

@@ -67,8 +67,10 @@ func runServe(args []string) error {
 }
 
 // siteHandler serves a built site as Netlify would: the headers of
-// netlify.toml on every response, and the precompressed .br or .gz variant of
-// a file when the request accepts it.
+// netlify.toml on every response (by the path asked for, so /embed gets the
+// block for "/embed"), a page for its path without .html when no file or
+// folder has that name, and the precompressed .br or .gz variant of a file
+// when the request accepts it.
 type siteHandler struct {
 	files fs.FS
 	rules headerRules
@@ -84,6 +86,12 @@ func (h *siteHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(urlPath, "/")
 	if name == "" {
 		name = "."
+	}
+	if _, err := fs.Stat(h.files, name); err != nil && path.Ext(name) == "" {
+		// Netlify serves a page without its extension too: /embed for embed.html.
+		if info, err := fs.Stat(h.files, name+".html"); err == nil && !info.IsDir() {
+			name += ".html"
+		}
 	}
 	if info, err := fs.Stat(h.files, name); err == nil && info.IsDir() {
 		if !strings.HasSuffix(r.URL.Path, "/") {

@@ -57,6 +57,7 @@ func TestSiteHandler(t *testing.T) {
 	}
 	files := fstest.MapFS{
 		"index.html":            {Data: []byte("<p>index")},
+		"embed.html":            {Data: []byte("<p>embed")},
 		"index.html.gz":         {Data: []byte("GZ index")},
 		"index.html.br":         {Data: []byte("BR index")},
 		"assets/wasm/a.wasm":    {Data: []byte("\x00asm raw")},
@@ -80,6 +81,10 @@ func TestSiteHandler(t *testing.T) {
 		{"GET", "/assets/wasm/a.wasm", "gzip, br", 200, "BR wasm", map[string]string{"Content-Encoding": "br", "Content-Type": "application/wasm"}},
 		{"GET", "/assets/wasm/a.wasm", "gzip", 200, "\x00asm raw", map[string]string{"Content-Encoding": "", "Content-Type": "application/wasm", "Vary": "Accept-Encoding"}},
 		{"GET", "/img/logo.png", "gzip, br", 200, "\x89PNG", map[string]string{"Content-Encoding": "", "Content-Type": "image/png", "Vary": ""}},
+		{"GET", "/embed.html", "", 200, "<p>embed", map[string]string{"Content-Type": "text/html; charset=utf-8", "X-Content-Type-Options": "nosniff"}},
+		{"GET", "/embed", "", 200, "<p>embed", map[string]string{"Content-Type": "text/html; charset=utf-8", "X-Content-Type-Options": "nosniff"}},
+		{"GET", "/embed/", "", 200, "<p>embed", nil},
+		{"GET", "/index", "", 200, "<p>index", nil},
 		{"GET", "/img", "", 301, "", map[string]string{"Location": "/img/"}},
 		{"GET", "/img/", "", 404, "404 page not found\n", nil},
 		{"GET", "/missing.js", "br", 404, "404 page not found\n", map[string]string{"Content-Encoding": ""}},

@@ -41,7 +41,8 @@ export class Counters {
   constructor() {
     this.lab = null;
     this.last = null;
-    $('counters-csv').addEventListener('click', () => this.exportCSV());
+    const csv = $('counters-csv'); // not on every page (embed.html)
+    if (csv) csv.addEventListener('click', () => this.exportCSV());
   }
 
   // build lists lab's visible counters, the first one large.

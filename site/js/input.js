@@ -9,7 +9,8 @@ const PAN_STEP = 48; // pixels an arrow key pans; Shift pans five times as far
 
 // init wires input for the canvas. hooks: hover(x, y) and leave() for the tooltip,
 // select(x, y) for a click or tap, view(v) after zoom or pan, and the actions togglePlay,
-// step, reset, escape.
+// step, reset, escape; and optionally wheel(), which returns false while the wheel should
+// scroll the page rather than zoom the grid (an embed the reader has not clicked yet).
 export function init(bs, canvas, hooks) {
   const pointers = new Map(); // pointerId → {x, y, x0, y0}
   let dragging = false;
@@ -88,7 +89,7 @@ export function init(bs, canvas, hooks) {
   });
 
   window.addEventListener('wheel', (e) => {
-    if (e.target !== canvas) return;
+    if (e.target !== canvas || hooks.wheel && !hooks.wheel()) return;
     e.preventDefault();
     const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;
     // A trackpad pinch arrives as a wheel with ctrlKey and small deltas.
@@ -113,7 +114,7 @@ export function init(bs, canvas, hooks) {
       return;
     }
     const t = e.target instanceof Element ? e.target : null;
-    if (t && t.closest('input, select, textarea, [contenteditable]')) return;
+    if (t && t.closest('input, select, textarea, [contenteditable], dialog')) return; // a dialog owns the keys
     const onButton = t && t.closest('button, a, summary');
     let handled = true;
     switch (e.key) {

@@ -11,49 +11,16 @@ import { Controls } from './controls.js';
 import { Playback } from './playback.js';
 import { Tooltip, Inspector } from './inspect.js';
 import { init as initInput } from './input.js';
-import { download, captureGoOutput, LoadError } from './loader.js';
-import { runInContainer } from './host.js';
+import { boot, fatal, openLab, waitForFrame } from './boot.js';
 import { readQuery, splitParams, State } from './url.js';
-import { megabytes } from './format.js';
 import { Guide } from './guide.js';
+import * as embedSnippet from './snippet.js';
 import * as modules from './labs/index.js';
 
 const $ = (id) => document.getElementById(id);
 
 // pageOf returns lab's page module, or an empty one.
 const pageOf = (name) => modules[name] || {};
-
-function showProgress(loaded, total) {
-  const bar = $('progress-bar');
-  if (total > 0) {
-    bar.max = total;
-    bar.value = Math.min(loaded, total);
-    $('progress-text').textContent = `Loading the simulator… ${megabytes(loaded)} of ${megabytes(total)}`;
-  } else {
-    bar.removeAttribute('value'); // indeterminate: the size is not known
-    $('progress-text').textContent = loaded > 0 ? `Loading the simulator… ${megabytes(loaded)}` : 'Loading the simulator…';
-  }
-}
-
-function fatal(message, detail) {
-  const p = $('progress');
-  p.hidden = false;
-  $('progress-bar').hidden = true;
-  $('progress-text').textContent = 'The simulator is not running.';
-  errors.show('The simulator could not run', [message], detail);
-}
-
-// waitForFrame resolves once the grid has drawn a frame after the given count.
-function waitForFrame(bs, after) {
-  return new Promise((resolve) => {
-    const check = () => {
-      const s = bs.stats();
-      if (s && s.frames > after) resolve();
-      else requestAnimationFrame(check);
-    };
-    requestAnimationFrame(check);
-  });
-}
 
 // tabs builds the labs' tabs: links to each lab's address, so a new tab opens it too.
 function tabs(labs, onSwitch) {
@@ -87,59 +54,19 @@ function markTab(name) {
 async function start() {
   errors.init();
   const query = readQuery();
-  const goOutput = captureGoOutput();
-  const grid = $('grid');
-
-  let loaded;
-  try {
-    loaded = await download(__WASM_URL__, showProgress);
-  } catch (err) {
-    const e = err instanceof LoadError ? err : new LoadError('The simulator could not be loaded.', String(err));
-    fatal(e.message, e.detail);
-    return;
-  }
-  $('progress-text').textContent = 'Starting…';
-
-  let started;
-  try {
-    started = runInContainer(loaded.go, loaded.instance, grid);
-  } catch (err) {
-    fatal('The simulator could not be started in this browser.', `${err && err.stack || err}\n${goOutput()}`);
-    return;
-  }
-  const { canvas, exited } = started;
+  const booted = await boot(__WASM_URL__);
+  if (!booted) return;
+  const { bs, canvas } = booted;
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-describedby', 'grid-help legend-heading');
-  exited.then(() => {
-    const out = goOutput();
-    const memory = /out of memory/i.test(out);
-    fatal(memory
-      ? 'The simulator ran out of memory. Choose a smaller shared_buffers and reload.'
-      : 'The simulator stopped unexpectedly. Reload the page to start again.', out);
-  });
-  window.addEventListener('bufferscope:error', (e) => {
-    const d = e.detail || {};
-    if (d.fatal) fatal(d.message, goOutput());
-    else errors.show('The simulation stopped', [d.message || 'unknown error'], goOutput());
-  });
-
-  const bs = window.bufferscope;
-  if (!bs) {
-    fatal('The simulator started but did not answer.', goOutput());
-    return;
-  }
   $('app-version').textContent = bs.version;
-  bs.setTheme(theme.current());
-  bs.setReducedMotion(theme.reducedMotion());
 
   const labs = bs.labs();
   const byName = (name) => labs.find((l) => l.name === name);
-  const problems = [];
-  let lab = byName(query.lab) || labs[0];
-  if (query.lab && !byName(query.lab)) {
-    problems.push(`lab "${query.lab}" is not a lab of this page (${labs.map((l) => l.name).join(', ')}); showing ${labs[0].title}`);
-  }
-  const first = splitParams(lab, query.values);
+  const opened = openLab(labs, query);
+  const problems = opened.problems;
+  let lab = opened.lab;
+  const first = { params: opened.params, unknown: opened.unknown };
   const state = new State(labs, lab.name, Object.keys(first.params));
 
   const tooltip = new Tooltip();
@@ -308,6 +235,7 @@ async function start() {
   });
 
   for (const id of ['play', 'step', 'reset', 'speed', 'settings-fields', 'inspect-buffer']) $(id).disabled = false;
+  embedSnippet.init(() => lab.title);
   if (query.page.play !== '0' && !guide.mode) bs.play();
   await waitForFrame(bs, 0);
   $('progress').hidden = true;

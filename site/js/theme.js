@@ -38,15 +38,16 @@ export function reducedMotion() {
 function apply(button) {
   if (choice) document.documentElement.dataset.theme = choice;
   else delete document.documentElement.dataset.theme;
-  button.setAttribute('aria-pressed', String(current() === 'dark'));
+  if (button) button.setAttribute('aria-pressed', String(current() === 'dark'));
 }
 
-// init wires the toggle and calls onChange(theme) whenever the theme in effect changes,
-// and onMotion(reduced) when the motion preference does.
+// init wires the toggle (#theme, when the page has one) and calls onChange(theme)
+// whenever the theme in effect changes, and onMotion(reduced) when the motion preference
+// does.
 export function init(onChange, onMotion) {
   const button = document.getElementById('theme');
   apply(button);
-  button.addEventListener('click', () => {
+  if (button) button.addEventListener('click', () => {
     const next = current() === 'dark' ? 'light' : 'dark';
     // Choosing what the system prefers anyway means following the system again.
     choice = next === (darkQuery.matches ? 'dark' : 'light') ? null : next;

@@ -1,0 +1,113 @@
+// The embed's postMessage protocol (docs/embed.md): what a host page may send, how each
+// message is checked, and the envelope of what the embed sends back. Every message in
+// either direction is an object {bufferscope: 1, type, ...}; a request may carry an id,
+// which the reply repeats. A message of the wrong shape is ignored with a console warning
+// that says what was wrong; nothing here throws at the host's data.
+
+// VERSION is the protocol's version, the value of every message's bufferscope field.
+export const VERSION = 1;
+
+// MAX_STEP is the most steps one step request may run: the bridge's bound
+// (app.MaxStepsPerCall); longer runs play.
+export const MAX_STEP = 1_000_000;
+
+// MAX_SEEK is the furthest step a seek may go to. Seeking runs the simulation forward from
+// the start or a checkpoint, which takes time for long runs.
+export const MAX_SEEK = 100_000_000;
+
+// REQUESTS are the types a host may send, each with the check of its fields: a function
+// that returns the request's arguments or throws a RequestError naming what is wrong.
+export const REQUESTS = {
+  // set changes parameters, as the address names them: the lab's, plus lab and speed.
+  set(m) {
+    if (!isPlainObject(m.params)) throw new RequestError('"params" must be an object of parameter names and values, such as {"shared_buffers": "1MB"}');
+    const params = {};
+    for (const [k, v] of Object.entries(m.params)) {
+      if (typeof v === 'number' && Number.isFinite(v)) params[k] = String(v);
+      else if (typeof v === 'string' || typeof v === 'boolean') params[k] = String(v);
+      else throw new RequestError(`parameter "${k}" must be a string, a finite number or a boolean, not ${describe(v)}`);
+    }
+    return { params };
+  },
+  play: () => ({}),
+  pause: () => ({}),
+  // step runs n steps (1 when absent) and pauses.
+  step(m) {
+    if (m.n === undefined) return { n: 1 };
+    return { n: wholeNumber(m.n, 'n', 1, MAX_STEP) };
+  },
+  // seek goes to step: back by replaying from the start, forward by stepping.
+  seek(m) {
+    if (m.step === undefined) throw new RequestError('"step" is missing: seek needs the step to go to, such as {"type": "seek", "step": 500}');
+    return { step: wholeNumber(m.step, 'step', 0, MAX_SEEK) };
+  },
+  reset: () => ({}),
+  // get asks for the current state, without changing anything.
+  get: () => ({}),
+};
+
+// RequestError is a request of the wrong shape: its message says what was wrong.
+export class RequestError extends Error {}
+
+function isPlainObject(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+// describe names a value's type for a message, without repeating a long value.
+function describe(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === 'number') return String(v);
+  return `a${/^[aeiou]/.test(typeof v) ? 'n' : ''} ${typeof v}`;
+}
+
+function wholeNumber(v, name, min, max) {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new RequestError(`"${name}" must be a whole number from ${min} to ${max.toLocaleString('en')}, not ${describe(v)}`);
+  }
+  return v;
+}
+
+// parse checks a message's data. It returns {type, id, args} for a request, or {error}
+// naming what is wrong with it; id is undefined when the message has none, and is kept in
+// the error too when the envelope was sound enough to reply to.
+export function parse(data) {
+  if (!isPlainObject(data)) return { error: `the message is ${describe(data)}, not an object {bufferscope: ${VERSION}, type: …}` };
+  if (!('bufferscope' in data)) return { error: `the message has no "bufferscope" field; send {bufferscope: ${VERSION}, type: …}` };
+  if (data.bufferscope !== VERSION) return { error: `"bufferscope" is ${describe(data.bufferscope)}; this embed speaks version ${VERSION}` };
+  let id;
+  if ('id' in data) {
+    if (typeof data.id !== 'string' && !(typeof data.id === 'number' && Number.isFinite(data.id))) {
+      return { error: `"id" must be a string or a number, not ${describe(data.id)}` };
+    }
+    id = data.id;
+  }
+  const known = Object.keys(REQUESTS);
+  if (typeof data.type !== 'string' || !Object.hasOwn(REQUESTS, data.type)) {
+    return { id, error: `"type" is ${describe(data.type)}; a host may send ${known.map((k) => `"${k}"`).join(', ')}` };
+  }
+  try {
+    return { type: data.type, id, args: REQUESTS[data.type](data) };
+  } catch (err) {
+    if (err instanceof RequestError) return { id, type: data.type, error: `${data.type}: ${err.message}` };
+    return { id, type: data.type, error: `${data.type}: ${String(err)}` };
+  }
+}
+
+// envelope returns a message of the embed: {bufferscope: VERSION, type, ...fields}.
+export function envelope(type, fields = {}) {
+  return { ...fields, bufferscope: VERSION, type };
+}
+
+// normalOrigin returns the origin of a URL given as the embed's origin= parameter, or
+// null when it is not an http(s) URL.
+export function normalOrigin(text) {
+  try {
+    const u = new URL(text);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    return u.origin;
+  } catch {
+    return null;
+  }
+}

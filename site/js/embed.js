@@ -1,0 +1,356 @@
+// The embed page (embed.html): one lab's grid, play bar and counters in a small frame,
+// opened by the same address as index.html (?lab=NAME, the lab's parameters, speed), and
+// driven by the reader or by the page that frames it through postMessage (docs/embed.md,
+// js/embed-api.js). It uses the same page modules as index.html: the start-up, the
+// address, playback, counters and input; nothing here knows which labs exist.
+//
+// Unlike index.html it never plays by itself (play= is accepted and ignored), zooms with
+// the wheel only once the reader has clicked or tabbed into it, and never adds history
+// entries, which a frame would add to its host page's history.
+
+import * as errors from './errors.js';
+import * as theme from './theme.js';
+import { Counters, showView } from './counters.js';
+import { Playback } from './playback.js';
+import { Tooltip } from './inspect.js';
+import { init as initInput } from './input.js';
+import { boot, fatal, openLab, waitForFrame } from './boot.js';
+import { readQuery, splitParams, State } from './url.js';
+import * as api from './embed-api.js';
+import * as modules from './labs/index.js';
+
+const $ = (id) => document.getElementById(id);
+const pageOf = (name) => modules[name] || {};
+
+// COUNTERS_EVERY is the least time between two counters events while a run moves, in ms:
+// about four a second, which a host can show without falling behind.
+const COUNTERS_EVERY = 250;
+
+// SEEK_CHUNK is how many steps a seek runs between two turns of the event loop when the
+// bridge has no seek of its own, so the page keeps drawing and hearing messages.
+const SEEK_CHUNK = 50_000;
+
+// framed reports whether the page is in a frame, the only time it posts events.
+const framed = window.parent !== window;
+
+// Host is the page that frames the embed, as postMessage reaches it.
+class Host {
+  // allowed is the only origin whose messages are heard and to which events go, "*" for
+  // any, or null for none (an origin= that is not an address).
+  constructor(allowed) {
+    this.allowed = allowed;
+  }
+
+  // post sends an event to the parent frame, when there is one.
+  post(type, fields) {
+    if (!framed || this.allowed === null) return;
+    try {
+      window.parent.postMessage(api.envelope(type, fields), this.allowed);
+    } catch (err) {
+      console.warn(`bufferscope embed: could not post a "${type}" event: ${err}`);
+    }
+  }
+
+  // reply answers a request from source (the window that sent it) at origin.
+  reply(source, origin, fields) {
+    if (!source || typeof source.postMessage !== 'function') return;
+    try {
+      source.postMessage(api.envelope('reply', fields), origin && origin !== 'null' ? origin : '*');
+    } catch (err) {
+      console.warn(`bufferscope embed: could not reply to ${origin}: ${err}`);
+    }
+  }
+
+  // hears reports whether a message from origin may drive the embed.
+  hears(origin) {
+    return this.allowed === '*' || this.allowed !== null && origin === this.allowed;
+  }
+}
+
+async function start() {
+  errors.init();
+  const query = readQuery();
+  const problems = [];
+  // origin= is the embed's own key: the one page that may drive it.
+  let allowed = '*';
+  if (query.values.origin !== undefined) {
+    allowed = api.normalOrigin(query.values.origin);
+    if (!allowed) problems.push(`origin "${query.values.origin}" is not an http or https address, so no page may drive this embed`);
+    delete query.values.origin;
+  }
+  const host = new Host(allowed);
+  let ready = false;
+  const waiting = []; // messages that came before the simulator was ready
+  let onMessage = (e) => waiting.push(e);
+  window.addEventListener('message', (e) => onMessage(e));
+
+  const booted = await boot(__WASM_URL__, (d) => host.post('error', { message: d.message, fatal: d.fatal }));
+  if (!booted) return;
+  const { bs, canvas } = booted;
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-describedby', 'grid-help');
+
+  theme.init((t) => bs.setTheme(t), (reduced) => bs.setReducedMotion(reduced));
+
+  const labs = bs.labs();
+  const byName = (name) => labs.find((l) => l.name === name);
+  const opened = openLab(labs, query);
+  problems.unshift(...opened.problems);
+  let lab = opened.lab;
+  let page = pageOf(lab.name);
+  let params = {}; // the lab's parameters in force, as the bridge normalised them
+  const state = new State(labs, lab.name, Object.keys(opened.params));
+  const counters = new Counters();
+  const tooltip = new Tooltip();
+  // chosen says whether the speed is the address's or the host's; otherwise the lab's page
+  // module chooses it for its pool, as on index.html.
+  let chosen = query.page.speed !== undefined;
+  const defaultSpeed = () => (page.speed ? page.speed(bs.stats(), theme.reducedMotion(), params) : 1000);
+  let playback = null;
+
+  const showLink = () => {
+    const href = `./${state.search()}`;
+    const a = $('embed-open');
+    if (a.getAttribute('href') !== href) a.setAttribute('href', href);
+  };
+  const showLab = () => {
+    $('embed-lab').textContent = lab.title;
+    document.title = `${lab.title} — bufferscope`;
+    counters.build(lab);
+  };
+  const loaded = () => {
+    tooltip.hide();
+    showView(bs.view());
+    const st = bs.stats();
+    canvas.setAttribute('aria-label', page.ariaLabel
+      ? page.ariaLabel(st)
+      : `Shared buffer pool of ${st.sharedBuffers}: ${st.nbuffers} buffers, drawn as a grid`);
+    counters.update(st, params);
+    showLink();
+  };
+
+  // load shows lab (a description from bufferscope.labs()) with values, the lab's
+  // parameters as text, and returns the bridge's answer.
+  const load = (next, values) => {
+    if (next !== lab) {
+      lab = next;
+      page = pageOf(lab.name);
+      state.follow(lab.name); // no history entry: a frame's would be its host's
+      showLab();
+    }
+    const res = bs.load({ ...values, lab: lab.name });
+    if (res && res.params) {
+      const { lab: _, ...p } = res.params;
+      params = p;
+      state.set(lab.name, p);
+    }
+    if (!res || res.ok === false) {
+      errors.show('The simulation could not be rebuilt', [res && res.error ? res.error : 'unknown error']);
+    } else if (playback) {
+      // The bridge keeps a chosen speed, clamped to the lab's ladder; the slider shows
+      // that ladder, which another lab changes.
+      playback.setSpeed(chosen ? bs.stats().speedParam : defaultSpeed());
+    }
+    loaded();
+    return res;
+  };
+
+  showLab();
+  const first = load(lab, opened.params);
+  playback = new Playback(bs, state, { reset: loaded, chose: () => { chosen = true; } });
+  const sp = playback.setSpeed(chosen ? query.page.speed : defaultSpeed());
+  problems.push(
+    ...((first && first.warnings) || []),
+    ...opened.unknown.map((k) => `"${k}" is not a setting of ${lab.title}; it was ignored`),
+    ...(sp.warnings || []),
+  );
+  if (problems.length) errors.show('Some settings in the address were not valid', problems.map((w) => `${w}.`));
+
+  // The reader arms the embed by clicking, tapping or tabbing into it; until then the
+  // wheel scrolls the host page instead of zooming the grid.
+  let armed = false;
+  for (const type of ['pointerdown', 'focusin', 'keydown']) {
+    window.addEventListener(type, () => { armed = true; }, { capture: true, passive: true });
+  }
+  let pointer = null;
+  initInput(bs, canvas, {
+    hover(x, y) {
+      pointer = [x, y];
+      const info = bs.inspect(x, y);
+      tooltip.show(info, x, y);
+      bs.highlight(info ? info.buffer : null);
+    },
+    leave() {
+      pointer = null;
+      tooltip.hide();
+      bs.highlight(null);
+    },
+    select(x, y, type) {
+      const info = bs.inspect(x, y);
+      bs.highlight(info ? info.buffer : null);
+      pointer = info ? [x, y] : null;
+      if (type !== 'mouse') tooltip.show(info, x, y);
+    },
+    view(v) {
+      showView(v);
+      if (pointer) tooltip.show(bs.inspect(...pointer), ...pointer);
+    },
+    togglePlay: () => playback.togglePlay(),
+    step: () => playback.step(),
+    reset: () => playback.reset(),
+    escape() {
+      pointer = null;
+      tooltip.hide();
+      bs.highlight(null);
+    },
+    wheel: () => armed,
+  });
+
+  // status is what every reply and state event carries.
+  const status = () => {
+    const s = bs.stats();
+    return {
+      lab: lab.name, params: { ...params }, speed: s.speedParam,
+      step: s.step, now: s.now, playing: Boolean(s.playing), done: Boolean(s.done), error: s.error || null,
+      counters: s.counters,
+    };
+  };
+  let lastState = '';
+  let lastCounters = { step: -1, at: 0, playing: false };
+  const report = (s) => {
+    const key = JSON.stringify([lab.name, params, s.speedParam, Boolean(s.playing), Boolean(s.done), s.error || null]);
+    if (key !== lastState) {
+      lastState = key;
+      host.post('state', status());
+    }
+    const now = performance.now();
+    const moved = s.step !== lastCounters.step;
+    const stopped = lastCounters.playing && !s.playing;
+    if ((moved || stopped) && (!s.playing || now - lastCounters.at >= COUNTERS_EVERY)) {
+      lastCounters = { step: s.step, at: now, playing: Boolean(s.playing) };
+      host.post('counters', { lab: lab.name, step: s.step, now: s.now, playing: Boolean(s.playing), done: Boolean(s.done), counters: s.counters });
+    } else if (!moved) {
+      lastCounters.playing = Boolean(s.playing);
+    }
+  };
+
+  bs.subscribe((s) => {
+    if (s.lab !== lab.name) return; // a notification from before a switch
+    playback.update(s);
+    counters.update(s, params);
+    showView(bs.view()); // the canvas may have been resized
+    if (pointer && tooltip.visible) tooltip.show(bs.inspect(...pointer), ...pointer);
+    showLink();
+    if (ready) report(s);
+  });
+
+  // The requests of docs/embed.md, each returning the fields of its reply.
+  const requests = {
+    set({ params: given }) {
+      const { lab: name, speed, ...values } = given;
+      const next = name === undefined ? lab : byName(name);
+      if (!next) {
+        return { ok: false, error: `lab "${name}" is not a lab of this page (${labs.map((l) => l.name).join(', ')})` };
+      }
+      const split = splitParams(next, values);
+      const warnings = split.unknown.map((k) => `"${k}" is not a setting of ${next.title}; it was ignored`);
+      let res = null;
+      if (next !== lab || Object.keys(split.params).length > 0) {
+        for (const k of Object.keys(split.params)) state.keys[next.name].add(k);
+        const base = next === lab ? params : state.params[next.name];
+        res = load(next, { ...base, ...split.params });
+        if (!res || res.ok === false) return { ok: false, error: (res && res.error) || 'the simulation could not be rebuilt', warnings };
+        warnings.push(...(res.warnings || []));
+      }
+      if (speed !== undefined) {
+        chosen = true;
+        warnings.push(...(playback.setSpeed(speed).warnings || []));
+      }
+      if (warnings.length) errors.show('Some settings from the host page were not valid', warnings.map((w) => `${w}.`));
+      return { ok: true, warnings };
+    },
+    play() {
+      if (bs.stats().done) playback.reset(); // as the Play button: run again
+      const res = bs.play();
+      return res && res.ok === false ? { ok: false, error: res.error } : { ok: true };
+    },
+    pause() {
+      bs.pause();
+      return { ok: true };
+    },
+    step({ n }) {
+      bs.pause();
+      const res = bs.step(n);
+      return res && res.ok === false ? { ok: false, error: res.error || 'the step failed' } : { ok: true };
+    },
+    async seek({ step }) {
+      bs.pause();
+      if (typeof bs.seek === 'function') {
+        const res = await bs.seek(step);
+        loaded();
+        return res && res.ok === false ? { ok: false, error: res.error || 'the seek failed' } : { ok: true };
+      }
+      // Until the bridge seeks itself: replay from the start, then step forward.
+      if (step < bs.stats().step) {
+        bs.reset();
+        loaded();
+      }
+      for (;;) {
+        const s = bs.stats();
+        if (s.step >= step || s.done) break;
+        const res = bs.step(Math.min(SEEK_CHUNK, step - s.step));
+        if (!res || res.ok === false) return { ok: false, error: (res && res.error) || 'the seek failed' };
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      const reached = bs.stats().step;
+      return reached === step ? { ok: true } : { ok: true, warnings: [`the run ends at step ${reached}, before step ${step}`] };
+    },
+    reset() {
+      playback.reset();
+      return { ok: true };
+    },
+    get: () => ({ ok: true }),
+  };
+
+  // Requests run one at a time, in the order they came, so a seek that takes a while is
+  // not interleaved with what follows it.
+  let queue = Promise.resolve();
+  onMessage = (e) => {
+    if (e.source === window) return; // the page's own messages (extensions, tools)
+    if (!host.hears(e.origin)) {
+      const only = host.allowed === null ? 'an origin= that is not an address, so no page' : `origin=${host.allowed}, so only that page`;
+      console.warn(`bufferscope embed: ignored a message from ${e.origin}: this embed was opened with ${only} may drive it`);
+      return;
+    }
+    const m = api.parse(e.data);
+    if (m.error) {
+      console.warn(`bufferscope embed: ignored a message from ${e.origin}: ${m.error}`);
+      if (m.id !== undefined) host.reply(e.source, e.origin, { id: m.id, request: m.type, ok: false, error: m.error });
+      return;
+    }
+    queue = queue.then(async () => {
+      let out;
+      try {
+        out = await requests[m.type](m.args);
+      } catch (err) {
+        out = { ok: false, error: `${m.type} failed: ${err && err.message || err}` };
+        console.warn(`bufferscope embed: ${out.error}`);
+      }
+      const reply = { ...status(), ...out, request: m.type };
+      if (m.id !== undefined) reply.id = m.id;
+      host.reply(e.source, e.origin, reply);
+    });
+  };
+
+  for (const id of ['play', 'step', 'reset', 'speed']) $(id).disabled = false;
+  // No autoplay: the reader or the host page starts the run.
+  await waitForFrame(bs, 0);
+  $('progress').hidden = true;
+  document.body.dataset.ready = '1';
+  ready = true;
+  host.post('ready', { ...status(), version: bs.version, protocol: api.VERSION, labs: labs.map((l) => ({ name: l.name, title: l.title })) });
+  report(bs.stats());
+  for (const e of waiting.splice(0)) onMessage(e);
+}
+
+start().catch((err) => fatal('The page could not start.', String(err && err.stack || err)));
