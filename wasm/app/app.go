@@ -205,6 +205,9 @@ func (a *App) Params() map[string]string {
 	return out
 }
 
+// Limits returns the ranges of the number parameters for the values in force.
+func (a *App) Limits() map[string]param.Limit { return a.lab.Params().Limits(a.values) }
+
 // Reset starts the same run again: same lab, same parameters, same seed.
 func (a *App) Reset() error { return a.build(a.lab, a.values) }
 

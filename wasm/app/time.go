@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
@@ -273,10 +274,10 @@ func (a *App) Busy() bool { return a.job != nil }
 // Finish runs the job under way to its end, without a deadline.
 func (a *App) Finish() error { return a.runJob(noDeadline) }
 
-// Work runs the job under way for at most the deadline's wall time and reports whether it
-// has ended: for a caller that wants a short job done at once.
-func (a *App) work(d deadline) (bool, error) {
-	err := a.runJob(d)
+// Work runs the job under way for at most wall time d and reports whether it has ended:
+// for a caller that wants a short job done at once and a long one shown with progress.
+func (a *App) Work(d time.Duration) (bool, error) {
+	err := a.runJob(newDeadline(d))
 	return a.job == nil, err
 }
 
