@@ -32,6 +32,10 @@ const MaxTimeline = sim.LogLimit
 // million steps a second, a day), and exact in JavaScript's numbers.
 const MaxSeek = 1 << 40
 
+// bigRebuild is the pool size, in buffers (2GB), from which a seek back first gives the page a
+// frame to say it is building the pool again: that takes WebAssembly a noticeable time.
+const bigRebuild = 1 << 18
+
 // MaxEventSearch is the most steps "next event" runs before it gives up.
 const MaxEventSearch = 10_000_000
 
@@ -67,6 +71,7 @@ type job struct {
 	from    uint64
 	target  uint64
 	rebuilt bool // a seek back has built the run again from its values
+	shown   bool // the page has had a frame to say a large pool is being built
 	event   sim.EventKind
 	evLabel string
 	found   bool
@@ -299,6 +304,13 @@ func (a *App) runJob(d deadline) error {
 	switch j.kind {
 	case "seek":
 		if j.target < a.at() && !j.rebuilt {
+			if a.run.Sim().Pool.NBuffers >= bigRebuild && !j.shown {
+				// Building a large pool holds the page for a while: first let it draw
+				// that it is about to.
+				j.shown = true
+				j.label = "Building the pool again to go back to step " + group(j.target)
+				return nil
+			}
 			if err := a.rebuild(); err != nil {
 				a.endJob()
 				return err
