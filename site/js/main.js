@@ -163,7 +163,9 @@ async function start() {
     playback.setSpeed(speed);
     if (fromAddress) guide.openFromAddress(fromAddress.page);
     else guide.renderIdle();
-    if (r && r.ok !== false && !guide.mode) bs.play();
+    const at = fromAddress ? readStep(fromAddress.page.step) : { step: null };
+    if (at.step > 0) playback.seek(at.step);
+    else if (r && r.ok !== false && !guide.mode && !(fromAddress && fromAddress.page.play === '0')) bs.play();
   };
   tabs(labs, (name) => switchLab(name));
   window.addEventListener('popstate', () => {

@@ -130,7 +130,16 @@ func (a *App) Load(labName string, values map[string]string) (LoadResult, error)
 	}
 	slices.Sort(keys)
 	unknown := t.Unknown(keys)
+	was := uint64(0)
+	if a.run != nil {
+		was = a.at()
+	}
 	err := a.build(l, v)
+	if err == nil && was > 0 {
+		// A lab's settings shape its run from the start, so new ones cannot take over
+		// mid-run: the run starts again, and the timeline says so.
+		a.timeMsg = fmt.Sprintf("New settings started the run again at step 0 (it was at step %s).", group(was))
+	}
 	res := LoadResult{Params: a.Params(), Problems: problems, Unknown: unknown, Warnings: []string{}, Limits: a.lab.Params().Limits(a.values)}
 	if res.Problems == nil {
 		res.Problems = []*param.Problem{}

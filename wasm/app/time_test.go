@@ -354,6 +354,9 @@ func TestLoadStartsANewTimeline(t *testing.T) {
 	if ti := a.Time(); ti.End != 0 || ti.Run != run+1 || a.Stats().Step != 0 {
 		t.Errorf("after load: %+v at step %d", ti, a.Stats().Step)
 	}
+	if msg := a.Time().Message; !strings.Contains(msg, "started the run again") || !strings.Contains(msg, "step 100") {
+		t.Errorf("after new settings at step 100 the timeline says %q", msg)
+	}
 	seek(t, a, 50)
 	if ti := a.Time(); ti.Run != run+1 {
 		t.Errorf("a seek counted as a new run: %+v", ti)
