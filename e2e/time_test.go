@@ -177,3 +177,29 @@ func TestCallsThroughTheBridgeUpdateFormAndAddress(t *testing.T) {
 	waitJS[bool](p, waitTimeout, "the address to name the second lab",
 		`new URLSearchParams(location.search).get("lab") === bufferscope.labs()[1].name`)
 }
+
+// TestLongSeekShowsProgressAndCancels: a seek too long for one call goes on a slice per
+// frame with a progress bar, the page keeps drawing, and Cancel stops it where it got to.
+func TestLongSeekShowsProgressAndCancels(t *testing.T) {
+	p := openPage(t, "/?shared_buffers=1MB&seed=5&play=0")
+	res := eval[struct {
+		OK   bool `json:"ok"`
+		Busy bool `json:"busy"`
+	}](p, `bufferscope.seek(1e12)`)
+	if !res.OK || !res.Busy {
+		t.Fatalf("seek(1e12): ok %v busy %v, want a job under way", res.OK, res.Busy)
+	}
+	waitJS[bool](p, waitTimeout, "the progress bar to show the seek",
+		`!document.querySelector("#job").hidden && document.querySelector("#job-text").textContent.startsWith("Going to step")`)
+	frames := eval[int](p, `bufferscope.stats().frames`)
+	waitJS[bool](p, waitTimeout, "the grid to keep drawing during the seek", fmt.Sprintf(`bufferscope.stats().frames > %d`, frames))
+	p.click("#job-cancel")
+	st := waitJS[timeStats](p, waitTimeout, "the seek to stop", `(s => !s.time.job && s)(bufferscope.stats())`)
+	if !strings.HasPrefix(st.Time.Message, "Cancelled at step") || st.Step == 0 {
+		t.Errorf("after cancel: at step %d, %q", st.Step, st.Time.Message)
+	}
+	waitJS[bool](p, waitTimeout, "the progress bar to go", `document.querySelector("#job").hidden`)
+	if bad := eval[map[string]any](p, `bufferscope.seek(-1)`); bad["ok"] != false || !strings.Contains(fmt.Sprint(bad["error"]), "whole number") {
+		t.Errorf("seek(-1) gave %v", bad)
+	}
+}
