@@ -396,3 +396,20 @@ func BenchmarkSeekBack(b *testing.B) {
 		})
 	}
 }
+
+// TestSeekBackKeepsTheView: going back builds the run again but keeps the reader's zoom and
+// highlighted buffer.
+func TestSeekBackKeepsTheView(t *testing.T) {
+	a := newApp(t)
+	load(t, a, "free", map[string]string{"shared_buffers": "8MB"})
+	if _, err := a.Step(300); err != nil {
+		t.Fatal(err)
+	}
+	a.Zoom(2, 100, 100, true)
+	a.Highlight(7)
+	before := a.View()
+	seek(t, a, 100)
+	if after := a.View(); after != before || a.view.hilite != 7 {
+		t.Errorf("seek back: view %+v, before %+v; highlight %d", after, before, a.view.hilite)
+	}
+}
