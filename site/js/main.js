@@ -257,8 +257,16 @@ async function start() {
   };
 
   bs.subscribe((s) => {
-    if (s.time && s.time.run !== knownRun) adopt(s);
-    if (s.speedParam !== state.speed[lab.name]) playback.showSpeed({ speed: s.speed, label: s.speedLabel, param: s.speedParam });
+    // A run or a speed the page did not choose came through the bridge. Notifications can
+    // be older than the page's own last change, so the bridge is asked what holds now.
+    if (s.time && s.time.run !== knownRun || s.lab === lab.name && s.speedParam !== state.speed[lab.name]) {
+      const now = bs.stats();
+      if (now.time.run !== knownRun) adopt(now);
+      if (now.speedParam !== state.speed[lab.name]) {
+        playback.speeds = bs.speeds();
+        playback.showSpeed({ speed: now.speed, label: now.speedLabel, param: now.speedParam });
+      }
+    }
     if (s.lab !== lab.name) return; // a notification from before a switch
     playback.update(s);
     counters.update(s, controls.params);
