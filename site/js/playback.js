@@ -42,15 +42,19 @@ export class Playback {
         if (this.hooks.chose) this.hooks.chose();
       }
     });
-    $('play').addEventListener('click', () => this.togglePlay());
-    $('step').addEventListener('click', () => this.step());
-    $('step-back').addEventListener('click', () => this.stepBack());
-    $('next-event').addEventListener('click', () => this.nextEvent());
-    $('next-kind').addEventListener('change', () => this.labelNext());
-    $('reset').addEventListener('click', () => this.reset());
-    $('job-cancel').addEventListener('click', () => this.cancel());
+    // A page may offer fewer buttons than these (embed.html has no timeline): each is
+    // wired when it is there.
+    const on = (id, type, fn) => { if ($(id)) $(id).addEventListener(type, fn); };
+    on('play', 'click', () => this.togglePlay());
+    on('step', 'click', () => this.step());
+    on('step-back', 'click', () => this.stepBack());
+    on('next-event', 'click', () => this.nextEvent());
+    on('next-kind', 'change', () => this.labelNext());
+    on('reset', 'click', () => this.reset());
+    on('job-cancel', 'click', () => this.cancel());
 
     const timeline = $('timeline');
+    if (!timeline) return;
     timeline.addEventListener('pointerdown', () => { this.scrubbing = true; });
     const release = () => { this.scrubbing = false; };
     timeline.addEventListener('pointerup', release);
@@ -124,7 +128,7 @@ export class Playback {
   }
 
   nextEvent() {
-    const kind = $('next-kind').value || undefined;
+    const kind = ($('next-kind') && $('next-kind').value) || undefined;
     this.timeResult(this.bs.nextEvent(kind), 'The run cannot look for that event');
   }
 
@@ -187,6 +191,7 @@ export class Playback {
     const t = s.time || { end: s.step, rewind: false, events: [], message: '', job: null };
     const busy = Boolean(t.job);
     $('step').disabled = Boolean(s.done);
+    if (!$('timeline')) return; // a page without the timeline (embed.html) keeps no step
     $('step-back').disabled = !t.rewind || s.step === 0;
     this.setEvents(t.events);
     $('next-event').disabled = Boolean(s.done) || busy;
