@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"github.com/bufferscope/bufferscope/wasm/app"
 	"github.com/bufferscope/bufferscope/wasm/playback"
@@ -34,12 +35,22 @@ import (
 //	                                      paused; at most 1,000,000 at a time (app.MaxStepsPerCall)
 //	bufferscope.setSpeed(x | "max")     {ok, speed, label, param, warnings}; Infinity or "max" for max
 //	bufferscope.speeds()                [{value, label, param}]: the slider's ladder for the lab loaded
+//	bufferscope.seek(step)              {ok, step, busy, message, error?}: go to a step of the run, back by
+//	                                      replaying it from its start, on by stepping; playback pauses. Work
+//	                                      that does not end within 50 ms goes on a slice per frame (busy: true,
+//	                                      progress in stats().time.job) until done or cancel()
+//	bufferscope.stepBack()              seek(step - 1)
+//	bufferscope.nextEvent(kind?)        as seek, running on until just after the next event of kind (a kind or
+//	                                      label of stats().time.events; the first when absent)
+//	bufferscope.cancel()                {ok, step, busy: false, message}: stop a seek or search where it got to
+//	bufferscope.params()                {params, limits}: the values in force, as load returns them
 //	bufferscope.reset()                 {ok}: same lab, same parameters, same seed
 //	bufferscope.setSeed(n | "digits")   {ok, seed, warnings}
 //	bufferscope.apply(commandText)      {ok, error?}: one sim.ParseCommand line
 //	bufferscope.stats()                 {lab, step, now, nbuffers, sharedBuffers, seed, seeded, done, playing, speed,
 //	                                      speedLabel, speedParam, rate, frames, fps, tps, updateMs, paintMs, error,
-//	                                      counters: {…the lab's counters by key…}, view?: {…}, hash}
+//	                                      counters: {…the lab's counters by key…}, view?: {…}, hash,
+//	                                      time: {end, rewind, events: [{kind, label, doc}], message, job, run}}
 //	bufferscope.subscribe(fn) → id      fn(stats without hash) about 10×/s while anything changes, at once when a
 //	                                      run ends
 //	bufferscope.unsubscribe(id)         {ok}
@@ -104,6 +115,8 @@ func installBridge(a *app.App, h host) *bridge {
 		{"snapshotHash", b.snapshotHash}, {"zoom", b.zoom}, {"pan", b.pan}, {"fit", b.fit},
 		{"view", b.view}, {"highlight", b.highlight}, {"setTheme", b.setTheme},
 		{"setReducedMotion", b.setReducedMotion}, {"swatch", b.swatch},
+		{"seek", b.seek}, {"stepBack", b.stepBack}, {"nextEvent", b.nextEvent}, {"cancel", b.cancel},
+		{"params", b.params},
 	} {
 		obj.Set(m.name, js.FuncOf(b.guard(m)))
 	}
@@ -561,4 +574,57 @@ func (b *bridge) swatch(args []js.Value) any {
 	data := global.Get("Uint8ClampedArray").New(len(px))
 	js.CopyBytesToJS(global.Get("Uint8Array").New(data.Get("buffer")), px)
 	return map[string]any{"width": size, "height": size, "data": data}
+}
+
+// Time travel.
+
+// jobNow is how long seek, stepBack and nextEvent work before they return; what is left
+// goes on a slice per frame, with progress in the stats.
+const jobNow = 50 * time.Millisecond
+
+func (b *bridge) seek(args []js.Value) any {
+	v := arg(args, 0)
+	x, ok := finite(v)
+	if !ok || x != math.Trunc(x) || x < 0 || x > app.MaxSeek {
+		return fail(fmt.Sprintf("seek takes a step: a whole number from 0 to %d, not %s", uint64(app.MaxSeek), text(v)))
+	}
+	return b.started(b.app.Seek(uint64(x)))
+}
+
+func (b *bridge) stepBack([]js.Value) any { return b.started(b.app.StepBack()) }
+
+func (b *bridge) nextEvent(args []js.Value) any {
+	kind := ""
+	if v := arg(args, 0); !missing(v) {
+		kind = text(v)
+	}
+	return b.started(b.app.NextEvent(kind))
+}
+
+func (b *bridge) cancel([]js.Value) any {
+	b.app.CancelJob()
+	b.changed()
+	return b.timeResult(nil)
+}
+
+// started works on a job just started for up to jobNow and reports where it stands.
+func (b *bridge) started(err error) any {
+	if err == nil {
+		_, err = b.app.Work(jobNow)
+	}
+	b.changed()
+	return b.timeResult(err)
+}
+
+func (b *bridge) timeResult(err error) map[string]any {
+	t := b.app.Time()
+	res := map[string]any{"ok": err == nil, "step": float64(b.app.Stats().Step), "busy": b.app.Busy(), "message": t.Message}
+	if err != nil {
+		res["error"] = err.Error()
+	}
+	return res
+}
+
+func (b *bridge) params([]js.Value) any {
+	return map[string]any{"params": app.Plain(b.app.Params()), "limits": app.Plain(b.app.Limits())}
 }

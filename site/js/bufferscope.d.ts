@@ -433,6 +433,35 @@ export interface StatsBase {
   hash?: string; // Sim.Hash, 16 hex digits; only from stats(), not in subscriber calls
   /** What the lab's view adds (the drop lab: timeScale, modelled seconds per second shown). */
   view?: Record<string, number | string | boolean>;
+  /** Where the run stands in its timeline. */
+  time: TimeInfo;
+}
+
+/** A kind of event "next event" can find: an eviction, a WAL flush, a lost hint. */
+export interface EventKind {
+  kind: string; // "evict", "walflush"; a lab's own events are "event64" and up
+  label: string; // "eviction"
+  doc: string;
+}
+
+/** The run's timeline: how far it has gone, whether it can go back, a job under way. */
+export interface TimeInfo {
+  end: number; // the furthest step reached; seek goes anywhere from 0 (and on past it)
+  rewind: boolean; // false once the run had too many commands to replay: seek cannot go back
+  events: EventKind[]; // the lab's events of interest, in the order it offers them
+  message: string; // how the last seek or search ended ("Next eviction at step 1,204."), or ""
+  /** A seek or search under way, or null. */
+  job: { kind: 'seek' | 'next'; label: string; from: number; target: number; done: number } | null;
+  run: number; // counts runs built by load, reset and setSeed; seeking does not build a new one
+}
+
+/** How a seek or a search for the next event stands when the call returns. */
+export interface TimeResult {
+  ok: boolean;
+  step: number;
+  busy: boolean; // the work goes on a slice per frame; watch stats().time.job, or cancel()
+  message: string;
+  error?: string;
 }
 
 export type Stats = 
@@ -594,6 +623,20 @@ export interface Bufferscope {
   speeds(): Speed[];
   /** Starts the same run again: same parameters, same seed. */
   reset(): { ok: true } | Failure;
+  /**
+   * Goes to a step of the run and pauses: back by replaying the run from its start (with the
+   * commands given at their steps), on by stepping. Work left after 50 ms goes on a slice
+   * per frame (busy), with progress in stats().time.job.
+   */
+  seek(step: number): TimeResult;
+  /** seek(step - 1). */
+  stepBack(): TimeResult;
+  /** Runs on to just after the next event of kind (a kind or label of stats().time.events; the first when absent). */
+  nextEvent(kind?: string): TimeResult;
+  /** Stops a seek or a search where it has got to. */
+  cancel(): TimeResult;
+  /** The parameters in force, as load returned them. */
+  params(): { params: Record<string, string> & { lab: LabName }; limits: Record<string, { min: number; max: number }> };
   /** A lab that draws no random numbers replays the same run under a new seed, with a warning. */
   setSeed(seed: number | string): { ok: true; seed: string; warnings: string[] } | Failure;
   /** Applies one command as sim.ParseCommand reads it: "checkpoint", "pin b=0 rel=pgbench_branches blk=0", … */

@@ -8,6 +8,19 @@ import * as errors from './errors.js';
 
 const $ = (id) => document.getElementById(id);
 
+// BIG_POOL is the shared_buffers, in bytes, from which building the pool makes the page
+// wait long enough to need a word first.
+const BIG_POOL = 4 * 2 ** 30;
+
+// poolBytes reads a size as the parameter tables write it ("100GB", "128MB", "16384" 8 kB
+// buffers), or 0 when it cannot.
+function poolBytes(text) {
+  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(kB|MB|GB|TB)?\s*$/i.exec(text || '');
+  if (!m) return 0;
+  const unit = { kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40 }[(m[2] || '').toLowerCase()] || 8192;
+  return Number(m[1]) * unit;
+}
+
 // controlId is the id of parameter key's control.
 export const controlId = (key) => `p-${key}`;
 
@@ -75,7 +88,7 @@ export class Controls {
     input.setAttribute('aria-describedby', noteId);
     input.addEventListener('change', () => {
       this.state.touch(f.key);
-      this.load(this.collect());
+      this.loadSoon(this.collect());
     });
     const label = el('label', { for: id, text: f.label });
     if (f.unit && f.kind !== 'choice' && f.unit !== 'size' && f.unit.toLowerCase() !== f.label.toLowerCase()) {
@@ -148,6 +161,30 @@ export class Controls {
       $(`${id}-field`).hidden = hidden.includes(f.key);
       $(id).disabled = disabled.includes(f.key);
     }
+  }
+
+  // loadSoon is load for a change the reader made: building a large pool takes WebAssembly
+  // a second or more, during which the page cannot answer, so the grid first says so and
+  // the browser draws that before the work starts.
+  loadSoon(params) {
+    const bytes = poolBytes(params.shared_buffers);
+    if (bytes < BIG_POOL) {
+      this.load(params);
+      return;
+    }
+    const overlay = $('progress');
+    const bar = $('progress-bar');
+    overlay.hidden = false;
+    bar.hidden = false;
+    bar.removeAttribute('value');
+    $('progress-text').textContent = `Building a pool of ${params.shared_buffers.trim()}… the page answers again when it is ready.`;
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      try {
+        this.load(params);
+      } finally {
+        overlay.hidden = true;
+      }
+    }));
   }
 
   // load rebuilds the simulation from params and shows what was wrong with them under

@@ -286,9 +286,13 @@ async function start() {
     async seek({ step }) {
       bs.pause();
       if (typeof bs.seek === 'function') {
-        const res = await bs.seek(step);
+        const res = bs.seek(step);
+        // A long seek goes on a slice per frame: answer once it has ended.
+        while (res && res.ok !== false && bs.stats().time.job) await new Promise((resolve) => setTimeout(resolve, 50));
         loaded();
-        return res && res.ok === false ? { ok: false, error: res.error || 'the seek failed' } : { ok: true };
+        if (res && res.ok === false) return { ok: false, error: res.error || 'the seek failed' };
+        const reached = bs.stats().step;
+        return reached === step ? { ok: true } : { ok: true, warnings: [bs.stats().time.message || `the seek stopped at step ${reached}`] };
       }
       // Until the bridge seeks itself: replay from the start, then step forward.
       if (step < bs.stats().step) {

@@ -9,8 +9,9 @@ const PAN_STEP = 48; // pixels an arrow key pans; Shift pans five times as far
 
 // init wires input for the canvas. hooks: hover(x, y) and leave() for the tooltip,
 // select(x, y) for a click or tap, view(v) after zoom or pan, and the actions togglePlay,
-// step, reset, escape; and optionally wheel(), which returns false while the wheel should
-// scroll the page rather than zoom the grid (an embed the reader has not clicked yet).
+// step, stepBack (comma) and nextEvent (">", Shift+Period) when given, reset, escape; and
+// optionally wheel(), which returns false while the wheel should scroll the page rather
+// than zoom the grid (an embed the reader has not clicked yet).
 export function init(bs, canvas, hooks) {
   const pointers = new Map(); // pointerId → {x, y, x0, y0}
   let dragging = false;
@@ -124,6 +125,14 @@ export function init(bs, canvas, hooks) {
         break;
       case '.': case 's': case 'S':
         hooks.step();
+        break;
+      case ',':
+        if (!hooks.stepBack) return;
+        hooks.stepBack();
+        break;
+      case '>':
+        if (!hooks.nextEvent) return;
+        hooks.nextEvent();
         break;
       case 'r': case 'R':
         hooks.reset();

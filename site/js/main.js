@@ -12,7 +12,7 @@ import { Playback } from './playback.js';
 import { Tooltip, Inspector } from './inspect.js';
 import { init as initInput } from './input.js';
 import { boot, fatal, openLab, waitForFrame } from './boot.js';
-import { readQuery, splitParams, State } from './url.js';
+import { readQuery, readStep, splitParams, State } from './url.js';
 import { Guide } from './guide.js';
 import * as embedSnippet from './snippet.js';
 import * as modules from './labs/index.js';
@@ -88,7 +88,9 @@ async function start() {
     legend.showAggregate(v);
     canvas.classList.toggle('zoomed', v.zoomed); // touch: pan the grid, not the page
   };
+  let knownRun = -1; // stats().time.run of the run the page built or adopted
   const onLoaded = (res) => {
+    knownRun = bs.stats().time.run;
     inspector.clear();
     tooltip.hide();
     refreshLegend();
@@ -161,7 +163,9 @@ async function start() {
     playback.setSpeed(speed);
     if (fromAddress) guide.openFromAddress(fromAddress.page);
     else guide.renderIdle();
-    if (r && r.ok !== false && !guide.mode) bs.play();
+    const at = fromAddress ? readStep(fromAddress.page.step) : { step: null };
+    if (at.step > 0) playback.seek(at.step);
+    else if (r && r.ok !== false && !guide.mode && !(fromAddress && fromAddress.page.play === '0')) bs.play();
   };
   tabs(labs, (name) => switchLab(name));
   window.addEventListener('popstate', () => {
@@ -178,6 +182,9 @@ async function start() {
     ...first.unknown.map((k) => `"${k}" is not a setting of ${lab.title}; it was ignored`),
     ...(sp.warnings || []),
   );
+  // A link to a moment: step=N opens paused at step N.
+  const at = readStep(query.page.step);
+  if (at.problem) problems.push(at.problem);
   if (problems.length) errors.show('Some settings in the address were not valid', problems.map((w) => `${w}.`));
   guide.openFromAddress(query.page);
 
@@ -207,8 +214,11 @@ async function start() {
     },
     togglePlay: () => playback.togglePlay(),
     step: () => playback.step(),
+    stepBack: () => playback.stepBack(),
+    nextEvent: () => playback.nextEvent(),
     reset: () => playback.reset(),
     escape() {
+      if (bs.stats().time.job) playback.cancel();
       pointer = null;
       tooltip.hide();
       inspector.select(null);
@@ -224,7 +234,39 @@ async function start() {
     }
   });
 
+  // adopt brings the page in step with a run that other code built through the bridge
+  // (load, setSeed or reset from a host page, an embed or the console): the tab, the form,
+  // the address and the counters then show what runs.
+  const adopt = (s) => {
+    const next = byName(s.lab);
+    if (!next) return;
+    if (next !== lab) {
+      state.show(next.name);
+      show(next);
+    }
+    const { params: all, limits } = bs.params();
+    const { lab: _, ...p } = all;
+    for (const f of lab.params) {
+      if (p[f.key] !== undefined && p[f.key] !== f.default) state.keys[lab.name].add(f.key);
+    }
+    controls.params = p;
+    controls.fill(p, limits);
+    state.set(lab.name, p);
+    playback.speeds = bs.speeds();
+    onLoaded(null);
+  };
+
   bs.subscribe((s) => {
+    // A run or a speed the page did not choose came through the bridge. Notifications can
+    // be older than the page's own last change, so the bridge is asked what holds now.
+    if (s.time && s.time.run !== knownRun || s.lab === lab.name && s.speedParam !== state.speed[lab.name]) {
+      const now = bs.stats();
+      if (now.time.run !== knownRun) adopt(now);
+      if (now.speedParam !== state.speed[lab.name]) {
+        playback.speeds = bs.speeds();
+        playback.showSpeed({ speed: now.speed, label: now.speedLabel, param: now.speedParam });
+      }
+    }
     if (s.lab !== lab.name) return; // a notification from before a switch
     playback.update(s);
     counters.update(s, controls.params);
@@ -234,9 +276,13 @@ async function start() {
     inspector.refresh();
   });
 
-  for (const id of ['play', 'step', 'reset', 'speed', 'settings-fields', 'inspect-buffer']) $(id).disabled = false;
+  for (const id of ['play', 'step', 'step-back', 'next-event', 'next-kind', 'reset', 'speed', 'timeline', 'settings-fields', 'inspect-buffer']) $(id).disabled = false;
   embedSnippet.init(() => lab.title);
-  if (query.page.play !== '0' && !guide.mode) bs.play();
+  // A long seek to the address's step shows its progress and can be cancelled.
+  if (at.step !== null) {
+    if (at.step > 0) playback.seek(at.step);
+  } else if (query.page.play !== '0' && !guide.mode) bs.play();
+  playback.update(bs.stats());
   await waitForFrame(bs, 0);
   $('progress').hidden = true;
   document.body.dataset.ready = '1';

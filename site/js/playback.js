@@ -1,9 +1,25 @@
-// Playback, shared by the labs: the play (run) button, step, reset and the logarithmic
-// speed slider. Each goes through the bridge; the speed is written to the address.
+// Playback, shared by the labs: play, step back, step, next event, reset, the logarithmic
+// speed slider and the timeline. Each goes through the bridge; the speed and, while paused,
+// the step are written to the address. Seeking back replays the run from its start, so a
+// long seek or search runs a slice per frame with a progress bar and a Cancel button.
 
 import * as errors from './errors.js';
 
 const $ = (id) => document.getElementById(id);
+
+// speedWord names a speed in plain words, so the slider reads as more than a number.
+export function speedWord(value) {
+  if (!Number.isFinite(value)) return 'fastest';
+  if (value <= 2) return 'very slow';
+  if (value <= 20) return 'slow';
+  if (value <= 200) return 'steady';
+  if (value <= 5000) return 'fast';
+  if (value <= 200000) return 'very fast';
+  return 'flat out';
+}
+
+// grouped writes a whole number with thousands separators.
+const grouped = (n) => Math.round(n).toLocaleString('en-US');
 
 export class Playback {
   // hooks.reset() runs after the run was started again, hooks.chose() when the reader
@@ -13,6 +29,10 @@ export class Playback {
     this.state = state;
     this.hooks = hooks;
     this.speeds = bs.speeds();
+    this.events = []; // the lab's events of interest, from stats().time.events
+    this.scrubbing = false; // the reader holds the timeline's thumb
+    this.pendingSeek = null; // a timeline value waiting for the next frame
+    this.lastMessage = '';
 
     const slider = $('speed');
     slider.addEventListener('input', () => {
@@ -22,9 +42,35 @@ export class Playback {
         if (this.hooks.chose) this.hooks.chose();
       }
     });
-    $('play').addEventListener('click', () => this.togglePlay());
-    $('step').addEventListener('click', () => this.step());
-    $('reset').addEventListener('click', () => this.reset());
+    // A page may offer fewer buttons than these (embed.html has no timeline): each is
+    // wired when it is there.
+    const on = (id, type, fn) => { if ($(id)) $(id).addEventListener(type, fn); };
+    on('play', 'click', () => this.togglePlay());
+    on('step', 'click', () => this.step());
+    on('step-back', 'click', () => this.stepBack());
+    on('next-event', 'click', () => this.nextEvent());
+    on('next-kind', 'change', () => this.labelNext());
+    on('reset', 'click', () => this.reset());
+    on('job-cancel', 'click', () => this.cancel());
+
+    const timeline = $('timeline');
+    if (!timeline) return;
+    timeline.addEventListener('pointerdown', () => { this.scrubbing = true; });
+    const release = () => { this.scrubbing = false; };
+    timeline.addEventListener('pointerup', release);
+    timeline.addEventListener('pointercancel', release);
+    timeline.addEventListener('change', release);
+    timeline.addEventListener('input', () => {
+      // One seek per frame however fast the thumb moves: seeking back replays the run.
+      const first = this.pendingSeek === null;
+      this.pendingSeek = Number(timeline.value);
+      $('step-label').textContent = grouped(this.pendingSeek);
+      if (first) requestAnimationFrame(() => {
+        const v = this.pendingSeek;
+        this.pendingSeek = null;
+        if (v !== null) this.seek(v);
+      });
+    });
   }
 
   // setSpeed sets the playback speed, a number of steps per second or "max", and returns
@@ -32,14 +78,21 @@ export class Playback {
   setSpeed(value) {
     const res = this.bs.setSpeed(value);
     this.speeds = this.bs.speeds(); // each lab has its own ladder
+    this.showSpeed(res);
+    return res;
+  }
+
+  // showSpeed shows a speed ({speed, label, param}) on the slider and in the address,
+  // also one set through the bridge by other code.
+  showSpeed(res) {
     const slider = $('speed');
     slider.max = String(this.speeds.length - 1);
     const i = this.speeds.findIndex((s) => s.param === res.param);
     slider.value = String(i >= 0 ? i : nearest(this.speeds, res.speed));
-    slider.setAttribute('aria-valuetext', res.label);
-    $('speed-label').textContent = res.label;
+    const word = speedWord(res.speed);
+    slider.setAttribute('aria-valuetext', `${word}: ${res.label}`);
+    $('speed-label').textContent = res.param === 'max' ? 'fastest' : `${word} · ${res.label}`;
     this.state.setSpeed(res.param);
-    return res;
   }
 
   // finished reports whether a lab whose run has an end (a replay) has reached it.
@@ -55,21 +108,79 @@ export class Playback {
     if (this.finished()) this.reset(); // "Run again"
     const res = this.bs.play();
     if (res && res.ok === false) errors.show('The simulation cannot play', [res.error]);
+    else this.state.setStep(null); // a playing run's step changes every frame
   }
 
   step() {
     this.bs.pause();
     if (this.finished()) return;
     this.bs.step(1);
+    this.state.setStep(this.bs.stats().step);
+  }
+
+  stepBack() {
+    this.timeResult(this.bs.stepBack(), 'The run cannot step back');
+  }
+
+  // seek goes to a step of the run; a long seek goes on with a progress bar.
+  seek(step) {
+    return this.timeResult(this.bs.seek(step), 'The run cannot go to that step');
+  }
+
+  nextEvent() {
+    const kind = ($('next-kind') && $('next-kind').value) || undefined;
+    this.timeResult(this.bs.nextEvent(kind), 'The run cannot look for that event');
+  }
+
+  cancel() {
+    const res = this.bs.cancel();
+    this.timeResult(res, 'The run could not stop');
+    return res;
+  }
+
+  // timeResult shows what a seek, step back or search did, and writes the step to the
+  // address once it is over.
+  timeResult(res, title) {
+    if (res && res.ok === false) errors.show(title, [res.error]);
+    const st = this.bs.stats();
+    this.update(st);
+    return res;
   }
 
   reset() {
     this.bs.reset();
+    this.state.setStep(null);
     this.hooks.reset();
   }
 
+  // setEvents offers the lab's events of interest: the button names the one chosen, and a
+  // list offers the others when there are several.
+  setEvents(events) {
+    const key = (events || []).map((e) => e.kind).join(',');
+    if (key === this.events.map((e) => e.kind).join(',')) return;
+    this.events = events || [];
+    const select = $('next-kind');
+    select.replaceChildren(...this.events.map((e) => {
+      const o = document.createElement('option');
+      o.value = e.kind;
+      o.textContent = e.label;
+      o.title = e.doc;
+      return o;
+    }));
+    select.closest('label').hidden = this.events.length < 2;
+    $('next-event').hidden = this.events.length === 0;
+    this.labelNext();
+  }
+
+  labelNext() {
+    const e = this.events.find((x) => x.kind === $('next-kind').value) || this.events[0];
+    const button = $('next-event');
+    button.textContent = e ? `Next ${e.label}` : 'Next event';
+    button.title = e ? `Run on to just after the next ${e.label} (>)` : '';
+  }
+
   // update shows the state of playback from a stats object: the play button's label and
-  // whether it is pressed.
+  // whether it is pressed, the timeline, a job's progress and how the last one ended.
   update(s) {
     const play = $('play');
     const playing = Boolean(s.playing);
@@ -77,7 +188,38 @@ export class Playback {
     if (!playing && s.done) label = 'Run again';
     if (play.getAttribute('aria-pressed') !== String(playing)) play.setAttribute('aria-pressed', String(playing));
     if (play.textContent !== label) play.textContent = label;
+    const t = s.time || { end: s.step, rewind: false, events: [], message: '', job: null };
+    const busy = Boolean(t.job);
     $('step').disabled = Boolean(s.done);
+    if (!$('timeline')) return; // a page without the timeline (embed.html) keeps no step
+    $('step-back').disabled = !t.rewind || s.step === 0;
+    this.setEvents(t.events);
+    $('next-event').disabled = Boolean(s.done) || busy;
+
+    const timeline = $('timeline');
+    if (!this.scrubbing && this.pendingSeek === null) {
+      const end = Math.max(t.end, s.step);
+      if (timeline.max !== String(end)) timeline.max = String(end);
+      if (timeline.value !== String(s.step)) timeline.value = String(s.step);
+      timeline.disabled = end === 0;
+      timeline.setAttribute('aria-valuetext', `step ${grouped(s.step)} of ${grouped(end)}`);
+      $('step-label').textContent = grouped(s.step);
+    }
+
+    const job = $('job');
+    job.hidden = !busy;
+    if (busy) {
+      $('job-bar').value = t.job.done;
+      $('job-text').textContent = `${t.job.label}… ${Math.floor(t.job.done * 100)}%`;
+    }
+    const msg = t.message || '';
+    if (msg !== this.lastMessage) {
+      this.lastMessage = msg;
+      $('time-status').textContent = msg;
+    }
+    // The step belongs in the address while the run stands still.
+    if (playing) this.state.setStep(null);
+    else if (!busy) this.state.setStep(s.step > 0 ? s.step : null);
   }
 }
 

@@ -4,11 +4,27 @@
 // Example: ?lab=drop&shared_buffers=20GB&tables=100x1&policy=pg14&speed=10000.
 
 // PAGE_KEYS are the page's own settings: the lab, the playback speed, play=0 to open
-// paused, and the guide's tour step or exercise and its seed (js/guide.js).
-export const PAGE_KEYS = ['lab', 'speed', 'play', 'tour', 'exercise', 'exseed'];
+// paused, step=N to open paused at step N of the run (written while the run stands still:
+// paused, stepped or sought, never every frame), and the guide's tour step or exercise and
+// its seed (js/guide.js).
+export const PAGE_KEYS = ['lab', 'speed', 'play', 'step', 'tour', 'exercise', 'exseed'];
 
 // EXTRA_KEYS are the page keys that State.setExtra writes, in this order.
 const EXTRA_KEYS = ['tour', 'exercise', 'exseed'];
+
+// MAX_STEP is the furthest step an address may name (the bridge's seek bound, 2^40).
+export const MAX_STEP = 2 ** 40;
+
+// readStep reads an address's step: a whole number from 0 to MAX_STEP. It returns
+// {step} or {step: 0, problem} with the reason in words; no step gives {step: null}.
+export function readStep(text) {
+  if (text === undefined || text === null) return { step: null };
+  const t = String(text).trim();
+  if (!/^[0-9]+$/.test(t) || Number(t) > MAX_STEP) {
+    return { step: 0, problem: `step "${text}" is not a whole number from 0 to ${MAX_STEP.toLocaleString('en-US')}; starting at step 0` };
+  }
+  return { step: Number(t) };
+}
 
 // readQuery splits the address into the lab named (or "" for none), the other keys and
 // values, and the page's settings. Which keys belong to the lab is known once the labs are
@@ -46,6 +62,7 @@ export class State {
     this.params = {};
     this.speed = {};
     this.extra = {};
+    this.step = null; // the step the run stands at, when paused; null while it plays
     this.keys = {};
     for (const l of labs) {
       this.params[l.name] = {};
@@ -78,17 +95,26 @@ export class State {
     this.write();
   }
 
+  // setStep records the step the run stands still at, or null for none.
+  setStep(step) {
+    if (step === this.step) return;
+    this.step = step;
+    this.write();
+  }
+
   // show makes lab the one in the address; a new history entry, so Back returns.
   show(lab) {
     if (lab === this.lab) return;
     this.lab = lab;
     this.extra = {};
+    this.step = null;
     this.write(true);
   }
 
   // follow makes lab the one shown after Back or Forward: the address is already there.
   follow(lab) {
     this.lab = lab;
+    this.step = null;
   }
 
   // search returns the query string of the lab shown.
@@ -102,6 +128,7 @@ export class State {
     }
     if (this.speed[this.lab] !== undefined) q.set('speed', this.speed[this.lab]);
     for (const k of EXTRA_KEYS) if (this.extra[k] !== undefined) q.set(k, this.extra[k]);
+    if (this.step !== null) q.set('step', String(this.step));
     // "/" and "," may stand in a query as they are: threshold=NB/32, tables=1x44800,100x490.
     return `?${q.toString().replaceAll('%2F', '/').replaceAll('%2C', ',')}`;
   }

@@ -70,6 +70,11 @@ type App struct {
 	hash     string
 	hashAt   uint64
 
+	tl      timeline // the commands the run was given, for seeking back (time.go)
+	job     *job     // a seek or a search under way, or nil
+	timeMsg string   // how the last seek or search ended
+	runs    uint64   // counts runs built by Load, Reset and SetSeed
+
 	view view
 }
 
@@ -125,7 +130,16 @@ func (a *App) Load(labName string, values map[string]string) (LoadResult, error)
 	}
 	slices.Sort(keys)
 	unknown := t.Unknown(keys)
+	was := uint64(0)
+	if a.run != nil {
+		was = a.at()
+	}
 	err := a.build(l, v)
+	if err == nil && was > 0 {
+		// A lab's settings shape its run from the start, so new ones cannot take over
+		// mid-run: the run starts again, and the timeline says so.
+		a.timeMsg = fmt.Sprintf("New settings started the run again at step 0 (it was at step %s).", group(was))
+	}
 	res := LoadResult{Params: a.Params(), Problems: problems, Unknown: unknown, Warnings: []string{}, Limits: a.lab.Params().Limits(a.values)}
 	if res.Problems == nil {
 		res.Problems = []*param.Problem{}
@@ -170,6 +184,8 @@ func (a *App) build(l lab.Lab, v param.Values) error {
 // attach makes run the current one, with a fresh view of its lab.
 func (a *App) attach(l lab.Lab, v param.Values, run lab.Run) {
 	a.lab, a.values, a.run = l, v, run
+	a.tl, a.job, a.timeMsg = timeline{}, nil, ""
+	a.runs++
 	mk := a.views[l.Info().Name]
 	if mk == nil {
 		mk = labview.NewDefault
@@ -198,6 +214,9 @@ func (a *App) Params() map[string]string {
 	return out
 }
 
+// Limits returns the ranges of the number parameters for the values in force.
+func (a *App) Limits() map[string]param.Limit { return a.lab.Params().Limits(a.values) }
+
 // Reset starts the same run again: same lab, same parameters, same seed.
 func (a *App) Reset() error { return a.build(a.lab, a.values) }
 
@@ -225,6 +244,7 @@ func (a *App) Play() error {
 	if a.failure != "" {
 		return fmt.Errorf("the simulation stopped: %s; reset to start again", a.failure)
 	}
+	a.CancelJob()
 	if a.run.Done() {
 		if err := a.Reset(); err != nil {
 			return err
@@ -256,13 +276,14 @@ func (a *App) Step(n int) (int, error) {
 	if n > MaxStepsPerCall {
 		return 0, fmt.Errorf("step takes at most %d steps at a time; use play for longer runs", MaxStepsPerCall)
 	}
+	a.CancelJob()
 	return a.step(n, noDeadline)
 }
 
 // step runs n steps through the lab's view, stopping early only when the deadline passes
 // or the run ends, which pauses playback.
 func (a *App) step(n int, d deadline) (int, error) {
-	ran, err := a.lv.Step(a.run, n, d.stop(), a.note)
+	ran, err := a.forward(n, d.stop(), a.note)
 	a.changes++
 	if err != nil {
 		a.fail(err)
@@ -302,10 +323,16 @@ func (a *App) Apply(text string) error {
 		return err
 	}
 	s := a.run.Sim()
-	if _, ok := c.(sim.UntilCmd); ok && s.Scenario() != nil {
+	_, until := c.(sim.UntilCmd)
+	if until && s.Scenario() != nil {
 		return fmt.Errorf("this lab steps by units of its scenario, not by modelled time: use step N")
 	}
+	a.CancelJob()
+	a.dropFuture() // an intervention forks the run: what was recorded after this step goes
 	err = s.Apply(c)
+	if !until {
+		a.record(c, err != nil) // an until is only steps, which replay needs no record of
+	}
 	a.changes++
 	a.view.note(s.Events(), true, a.lv)
 	a.syncLegend()
@@ -364,7 +391,9 @@ func (a *App) Tick(now time.Time) {
 	a.lastTick = now
 	ticks := max(1, int(math.Round(elapsed*TicksPerSecond)))
 	a.lv.Tick(ticks, now.Sub(a.epoch).Seconds()) // before stepping, so what this tick notes is drawn new
-	if a.playing && a.failure == "" {
+	if a.job != nil {
+		a.runJob(newDeadline(StepBudget)) // a failure is kept in a.failure
+	} else if a.playing && a.failure == "" {
 		budget := newDeadline(StepBudget)
 		if a.speed == playback.Max {
 			a.step(sim.MaxStepsPerCommand, budget)

@@ -29,6 +29,7 @@ type Stats struct {
 	Error         *string        `json:"error"` // why playback stopped, or nil
 	Counters      any            `json:"counters"`
 	View          map[string]any `json:"view,omitempty"` // what the lab's view measures (labview.View.Stats)
+	Time          TimeInfo       `json:"time"`           // the timeline: its end, the lab's events, a job under way
 }
 
 // Stats returns the stats now.
@@ -40,6 +41,7 @@ func (a *App) Stats() Stats {
 		Seed: a.values["seed"], Seeded: a.run.Seeded(), Done: a.run.Done(), Playing: a.playing,
 		Speed: a.speed, SpeedLabel: speedOf(a.speed).Label, SpeedParam: speedOf(a.speed).Param,
 		Rate: math.Round(a.rate.rate), Counters: a.run.Counters(), View: a.lv.Stats(),
+		Time: a.Time(),
 	}
 	if a.failure != "" {
 		f := a.failure
