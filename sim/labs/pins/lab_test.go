@@ -115,3 +115,35 @@ func TestDeterministic(t *testing.T) {
 		t.Fatalf("seeds 3 and 4 gave the same row %+v", a)
 	}
 }
+
+// A run stepped one event per call reaches the same state and clock as one stepped in one
+// call: the page's playback and seeking group steps as they like.
+func TestSteppingInChunksAgrees(t *testing.T) {
+	v, problems := table.Parse(map[string]string{"clients": "6", "duration": "5s", "naptime": "1s"})
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	one, err := Lab{}.New(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, err := Lab{}.New(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 500
+	if err := one.Sim().Step(n); err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		if err := many.Sim().Step(1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := one.Sim().Now(), many.Sim().Now(); a != b || a == 0 {
+		t.Errorf("clock after one call of %d: %v; after %d calls of one: %v", n, a, n, b)
+	}
+	if a, b := one.Sim().Hash(), many.Sim().Hash(); a != b {
+		t.Errorf("hash after one call %x, after single steps %x", a, b)
+	}
+}
