@@ -158,8 +158,8 @@ export async function svgPNG(svg, title) {
   }
 }
 
-// LARGE_POOL is the pool past which pg_buffercache is saved only after the reader agrees:
-// about 36 bytes a row, so 1M buffers (8GB) make a file of about 36 MB.
+// LARGE_POOL is the pool past which the export card warns that pg_buffercache makes a large
+// file, slow to write: about 36 bytes a row, so 1M buffers (8GB) make about 36 MB.
 const LARGE_POOL = 1 << 20;
 
 // ExportCard is the page's export card: the grid as a PNG, the pool as pg_buffercache rows,
@@ -255,7 +255,6 @@ export class ExportCard {
     if (this.job) return;
     const bs = this.bs;
     const st = bs.stats();
-    if (st.nbuffers > LARGE_POOL && !window.confirm(`Save ${count(st.nbuffers)} rows, about ${Math.round((st.nbuffers * 36) / 1e6)} MB?`)) return;
     const wasPlaying = st.playing;
     bs.pause();
     const name = `${this.fileName('pg_buffercache')}.csv`;
@@ -272,7 +271,7 @@ export class ExportCard {
       for (;;) {
         const page = bs.pgBuffercache(from);
         if (!page.ok) throw new Error(page.error);
-        parts.push(page.csv);
+        parts.push(new Blob([page.csv])); // a Blob each, so a large pool's text need not stay in memory as strings
         dirty += page.dirty;
         valid += page.valid;
         bar.max = page.total;
