@@ -162,15 +162,17 @@ export async function svgPNG(svg, title) {
 // file, slow to write: about 36 bytes a row, so 1M buffers (8GB) make about 36 MB.
 const LARGE_POOL = 1 << 20;
 
-// ExportCard is the page's export card: the grid as a PNG, the pool as pg_buffercache rows,
-// and the pool's I/O as pg_stat_io rows, shown as a table with its own PNG and CSV.
+// ExportCard is the page's export card (#exports-card): the grid as a PNG, the pool as
+// pg_buffercache rows, and the pool's I/O as pg_stat_io rows, shown as a table with its own
+// PNG and CSV. A page without the card (a compact embed) gets an inert one.
 export class ExportCard {
   constructor(bs) {
     this.bs = bs;
     this.lab = '';
-    this.params = {};
     this.job = null;
     this.ioShown = '';
+    this.on = Boolean($('exports-card'));
+    if (!this.on) return;
     exportButtons($('exports-actions'), {
       id: 'grid',
       labels: { png: 'Grid as PNG' },
@@ -200,6 +202,7 @@ export class ExportCard {
   // loaded takes a new run: its lab, and its pool's size for the note about large files.
   loaded(lab, stats) {
     this.lab = lab.name;
+    if (!this.on) return;
     if (this.job) this.job.cancelled = true;
     const nb = stats.nbuffers;
     $('buffercache-note').textContent = nb > LARGE_POOL
@@ -211,7 +214,7 @@ export class ExportCard {
 
   // update shows the pg_stat_io table again, when it is open and the run moved.
   update(stats) {
-    if (stats && `${stats.step}` !== this.ioShown) this.showIO(stats);
+    if (this.on && stats && `${stats.step}` !== this.ioShown) this.showIO(stats);
   }
 
   statIORows() {
@@ -304,6 +307,7 @@ export class SQLPanel {
   show(sql, params) {
     const s = typeof sql === 'function' ? sql(params || {}) : sql;
     const card = $('sql-card');
+    if (!card) return; // a page without the panel (a compact embed)
     card.hidden = !s;
     if (!s) return;
     $('sql-intro').textContent = s.intro || '';
