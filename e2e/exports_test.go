@@ -262,8 +262,8 @@ func TestExportBridgeRefusesBadInput(t *testing.T) {
 }
 
 // TestLabChartExports saves the lab's own charts and tables with the same export buttons:
-// the pins lab's SVG chart of TPS per slice, the drop lab's experiment table and the ring
-// lab's chart against ring size.
+// the pins lab's SVG charts of TPS per slice (its run's, and both policies' side by side),
+// the drop lab's experiment table and the ring lab's chart against ring size.
 func TestLabChartExports(t *testing.T) {
 	t.Run("pins", func(t *testing.T) {
 		p := openPage(t, "/?lab=pins")
@@ -286,6 +286,20 @@ func TestLabChartExports(t *testing.T) {
 		svg := p.elementRect("#pins-slices svg")
 		if b := img.Bounds(); float64(b.Dx()) < svg.W || float64(b.Dy()) < svg.H || colours(img, b, 3) < 2 {
 			t.Errorf("the slices' PNG is %v with %d colours, the chart %.0f×%.0f", b, colours(img, b, 3), svg.W, svg.H)
+		}
+		// Both policies side by side: two SVG charts in one PNG.
+		p.click("#pins-compare-run")
+		waitJS[bool](p, 90*time.Second, "the comparison", `!document.getElementById("pins-compare-png").disabled`)
+		if rows := readCSV(t, "the comparison's CSV", save("#pins-compare-csv", "pins-slices.csv")); len(rows) < 2 {
+			t.Errorf("the comparison's CSV: %v", rows)
+		}
+		img, err = decodePNG(save("#pins-compare-png", "pins-slices.png"))
+		if err != nil {
+			t.Fatalf("the comparison's PNG: %v", err)
+		}
+		both := p.elementRect("#pins-compare")
+		if b := img.Bounds(); float64(b.Dx()) < both.W || float64(b.Dy()) < both.H || colours(img, b, 3) < 2 {
+			t.Errorf("the comparison's PNG is %v, the charts %.0f×%.0f", b, both.W, both.H)
 		}
 	})
 	t.Run("drop", func(t *testing.T) {
