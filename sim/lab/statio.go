@@ -6,8 +6,9 @@ import (
 	"github.com/bufferscope/bufferscope/sim"
 )
 
-// StatIOColumns are the columns of StatIO's rows: pg_stat_io's of PostgreSQL 17, without
-// stats_reset.
+// StatIOColumns are the columns of StatIO's rows: pg_stat_io's of PostgreSQL 16 and 17,
+// without stats_reset (PostgreSQL 18 replaced op_bytes with read_bytes, write_bytes and
+// extend_bytes, and added the rows of object wal, which StatIO has too).
 var StatIOColumns = []string{
 	"backend_type", "object", "context", "reads", "read_time", "writes", "write_time",
 	"writebacks", "writeback_time", "extends", "extend_time", "op_bytes", "hits",
@@ -18,7 +19,8 @@ var StatIOColumns = []string{
 const StatIONotModelled = "read_time, write_time, writeback_time, extend_time and fsync_time " +
 	"(the simulation keeps modelled time per run, not per operation), writebacks and extends " +
 	"(it neither issues writeback requests nor extends relations) and fsyncs of relation files " +
-	"(it does not sync data files); WAL rows count each WAL flush as one write and one fsync"
+	"(it does not sync data files); the WAL rows (object wal, as PostgreSQL 18 has them) count " +
+	"each WAL flush as one write and one fsync, the WAL writer's apart from everybody else's"
 
 // IORow is one row of pg_stat_io: what one backend type did to one kind of object in one
 // context. A nil count is NULL: an operation PostgreSQL does not track there, or one the

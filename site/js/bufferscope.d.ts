@@ -709,7 +709,7 @@ export interface BufferCachePage {
 
 export interface StatIO {
   ok: true;
-  columns: string[]; // pg_stat_io's of PostgreSQL 17, without stats_reset
+  columns: string[]; // pg_stat_io's of PostgreSQL 16 and 17, without stats_reset
   rows: string[][];
   csv: string;
   notModelled: string; // which columns are always empty, and why

@@ -184,6 +184,7 @@ export class ExportCard {
     this.lab = '';
     this.job = null;
     this.ioShown = '';
+    this.last = null; // the latest stats without the hash, which reads the whole pool
     this.on = Boolean($('exports-card'));
     if (!this.on) return;
     exportButtons($('exports-actions'), {
@@ -196,27 +197,33 @@ export class ExportCard {
       },
     }).enable(true);
     $('buffercache-csv').addEventListener('click', () => this.saveBuffercache());
-    $('buffercache-cancel').addEventListener('click', () => { if (this.job) this.job.cancelled = true; });
+    $('buffercache-cancel').addEventListener('click', () => { if (this.job) this.job.cancelled = 'reader'; });
     this.io = exportButtons($('statio-actions'), {
       id: 'statio',
       name: () => this.fileName('pg_stat_io'),
-      title: () => `bufferscope · ${this.lab}: pg_stat_io at step ${this.bs.stats().step}`,
+      title: () => `bufferscope · ${this.lab}: pg_stat_io at step ${this.stats().step}`,
       rows: () => this.statIORows(),
     });
     this.io.enable(true);
     $('statio-details').addEventListener('toggle', () => this.showIO());
   }
 
+  // stats are the latest stats the page was given.
+  stats() {
+    return this.last || this.bs.stats();
+  }
+
   fileName(what) {
-    const s = this.bs.stats();
+    const s = this.stats();
     return `bufferscope-${this.lab}-${what}-${s.sharedBuffers || ''}-step${s.step}`.replaceAll('/', '_');
   }
 
   // loaded takes a new run: its lab, and its pool's size for the note about large files.
   loaded(lab, stats) {
     this.lab = lab.name;
+    this.last = stats;
     if (!this.on) return;
-    if (this.job) this.job.cancelled = true;
+    if (this.job) this.job.cancelled = 'run';
     const nb = stats.nbuffers;
     $('buffercache-note').textContent = nb > LARGE_POOL
       ? `This pool has ${count(nb)} buffers: the file holds one row each, about ${Math.round((nb * 36) / 1e6)} MB, and takes a while to write.`
@@ -227,6 +234,7 @@ export class ExportCard {
 
   // update shows the pg_stat_io table again, when it is open and the run moved.
   update(stats) {
+    if (stats) this.last = stats;
     if (this.on && stats && `${stats.step}` !== this.ioShown) this.showIO(stats);
   }
 
@@ -237,7 +245,7 @@ export class ExportCard {
 
   showIO(stats) {
     if (!$('statio-details').open) return;
-    const s = stats || this.bs.stats();
+    const s = stats || this.stats();
     this.ioShown = `${s.step}`;
     const io = this.bs.pgStatIO();
     $('statio-note').textContent = `Columns always empty here: ${io.notModelled}.`;
@@ -270,7 +278,7 @@ export class ExportCard {
   async saveBuffercache() {
     if (this.job) return;
     const bs = this.bs;
-    const st = bs.stats();
+    const st = this.stats();
     const wasPlaying = st.playing;
     bs.pause();
     const name = `${this.fileName('pg_buffercache')}.csv`;
@@ -301,6 +309,8 @@ export class ExportCard {
       if (!job.cancelled) {
         save(new Blob(parts, { type: 'text/csv' }), name);
         $('buffercache-note').textContent = `Saved ${name}: ${count(st.nbuffers)} buffers, ${count(valid)} holding a page, ${count(dirty)} of them dirty.`;
+      } else if (job.cancelled === 'reader') {
+        $('buffercache-note').textContent = 'Cancelled: nothing was saved.';
       }
     } catch (err) {
       $('buffercache-note').textContent = `pg_buffercache could not be saved: ${err.message}`;
@@ -308,7 +318,7 @@ export class ExportCard {
       this.job = null;
       $('buffercache-job').hidden = true;
       $('buffercache-csv').disabled = false;
-      if (wasPlaying && !job.cancelled) bs.play();
+      if (wasPlaying && job.cancelled !== 'run') bs.play(); // a new run plays as it was told
     }
   }
 }
