@@ -114,7 +114,7 @@ SELECT format('DROP TABLE drop_t%s', i) FROM generate_series(0, 199) i \\gexec`,
     },
     {
       title: 'In recovery: TRUNCATE replayed by a lookup per block',
-      note: 'Recreate the tables as above (after DROP TABLE IF EXISTS), TRUNCATE each in its own transaction, then crash the server and time the replay from the log\'s "redo starts" to "redo done" (log_min_messages = info). From PostgreSQL 14 the startup process looks small relations\' blocks up instead of scanning the pool, so the replay no longer grows with shared_buffers. A standby replaying the primary\'s WAL does the same.',
+      note: 'Recreate the tables as above (after DROP TABLE IF EXISTS), TRUNCATE each in its own transaction, then crash the server and time the replay from the log\'s "redo starts" to "redo done" (log_min_messages = info; the harness runs with fsync = off, so that syncing does not hide the drops). From PostgreSQL 14 the startup process looks small relations\' blocks up instead of scanning the pool, so the replay no longer grows with shared_buffers. A standby replaying the primary\'s WAL does the same.',
       code: `SELECT format('TRUNCATE drop_t%s', i) FROM generate_series(0, 199) i \\gexec
 -- then, in a shell:
 --   pg_ctl -D "$PGDATA" -m immediate stop
