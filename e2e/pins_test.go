@@ -80,6 +80,7 @@ func TestPinsLeavesAndComparisons(t *testing.T) {
 		}
 	}
 
+	save := downloads(t, p)
 	p.click("#pins-compare-run")
 	got := waitJS[[]float64](p, 60*time.Second, "the comparison", `!document.getElementById('pins-compare-csv').disabled &&
 		[...document.querySelectorAll('#pins-compare figcaption')].map(c => Number(c.textContent.match(/: ([\d,]+) TPS/)[1].replaceAll(',', '')))`)
@@ -96,5 +97,13 @@ func TestPinsLeavesAndComparisons(t *testing.T) {
 		if math.Abs(got[i]-math.Round(rows[i].TPS)) > 0.5 {
 			t.Errorf("policy %d: the comparison shows %v TPS, bufferscope pins %v", i, got[i], rows[i].TPS)
 		}
+	}
+	// Both policies side by side save as one PNG (exports.js, svgPNG).
+	img, err := decodePNG(save("#pins-compare-png", "pins-slices.png"))
+	if err != nil {
+		t.Fatalf("the comparison's PNG: %v", err)
+	}
+	if both := p.elementRect("#pins-compare"); float64(img.Bounds().Dx()) < both.W || float64(img.Bounds().Dy()) < both.H || colours(img, img.Bounds(), 3) < 2 {
+		t.Errorf("the comparison's PNG is %v, the charts %.0f×%.0f", img.Bounds(), both.W, both.H)
 	}
 }

@@ -20,6 +20,22 @@ type Stats struct {
 	Lookups            uint64 // mapping-table lookups
 	SweepPasses        uint64 // complete passes of the clock hand
 	Invalidated        uint64 // buffers dropped by InvalidateBuffer
+	// IO splits what backends did through ReadBuffer by pg_stat_io context, indexed by
+	// BufferAccessStrategyType (normal, bulkread, bulkwrite, vacuum): summed over the
+	// contexts, Hits, Reads, Writes, Evictions are Hits, Misses, DirtyWrites, Evictions.
+	IO [numStrategies]IOCounts
+}
+
+// IOCounts mirrors the operations pg_stat_io counts for one context of one backend type
+// (PgStat_BktypeIO in pgstat.h), as far as the simulation makes them: reads of pages into
+// shared buffers, hits, writes of dirty victims, evictions (a valid buffer taken by the
+// clock sweep) and reuses (a ring's own buffer taken again).
+type IOCounts struct {
+	Reads     uint64
+	Hits      uint64
+	Writes    uint64
+	Evictions uint64
+	Reuses    uint64
 }
 
 // HitRatio returns Hits/Accesses, or 0 before the first access.

@@ -16,6 +16,9 @@ const (
 
 var strategyNames = [...]string{"normal", "bulkread", "bulkwrite", "vacuum"}
 
+// numStrategies is the number of BufferAccessStrategyTypes, the contexts of Stats.IO.
+const numStrategies = len(strategyNames)
+
 // String returns "normal", "bulkread", "bulkwrite" or "vacuum".
 func (t BufferAccessStrategyType) String() string {
 	if int(t) < len(strategyNames) {
@@ -217,6 +220,7 @@ func (p *Pool) ReadBufferExtended(b *Backend, tag BufferTag, s *BufferAccessStra
 		}
 		if d.State.Has(BM_VALID) {
 			p.Stats.Hits++
+			p.Stats.IO[s.Type].Hits++
 			p.emitBackend(EvHit, b, id)
 			return id, nil
 		}
@@ -229,6 +233,7 @@ func (p *Pool) ReadBufferExtended(b *Backend, tag BufferTag, s *BufferAccessStra
 			return -1, err
 		}
 	}
+	p.Stats.IO[s.Type].Reads++
 	p.readPage(b, id, rel, tag)
 	return id, nil
 }

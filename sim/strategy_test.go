@@ -214,3 +214,35 @@ func TestSeqScanLeavesRing(t *testing.T) {
 		}
 	}
 }
+
+// TestIOCountsByContext: what a ring does is counted in its pg_stat_io context and what
+// plain ReadBuffer does in the normal one; summed, the contexts are the pool's counters.
+// Reference: src/backend/storage/buffer/bufmgr.c, PinBufferForBlock and GetVictimBuffer
+// (pgstat_count_io_op with IOContextForStrategy)
+func TestIOCountsByContext(t *testing.T) {
+	p, r, s := ringPool(t, BAS_VACUUM)
+	b := &Backend{}
+	for blk := range BlockNumber(16) {
+		read(t, p, b, r, blk, s, true) // each read through the ring dirties its page
+	}
+	read(t, p, b, r, 15, nil, false) // a hit without a ring
+	read(t, p, b, r, 14, s, false)   // a hit through the ring
+	vac, normal := p.Stats.IO[BAS_VACUUM], p.Stats.IO[BAS_NORMAL]
+	if vac.Reads != 16 || vac.Hits != 1 || vac.Reuses != s.Reuses || vac.Reuses == 0 || vac.Writes != s.Written || vac.Writes == 0 {
+		t.Errorf("vacuum context %+v; the ring reused %d and wrote %d", vac, s.Reuses, s.Written)
+	}
+	if normal.Hits != 1 || normal.Reads != 0 {
+		t.Errorf("normal context %+v, want one hit", normal)
+	}
+	var sum IOCounts
+	for _, c := range p.Stats.IO {
+		sum.Reads += c.Reads
+		sum.Hits += c.Hits
+		sum.Writes += c.Writes
+		sum.Evictions += c.Evictions
+	}
+	st := p.Stats
+	if sum.Reads != st.Misses || sum.Hits != st.Hits || sum.Writes != st.DirtyWrites || sum.Evictions != st.Evictions {
+		t.Errorf("contexts sum to %+v; the pool counted %d misses, %d hits, %d writes, %d evictions", sum, st.Misses, st.Hits, st.DirtyWrites, st.Evictions)
+	}
+}

@@ -68,6 +68,13 @@ import (
 //	bufferscope.swatch({role, usage, dirty, pinned, hand, read, write, burn, size} | {mark, shape?, size})
 //	                                      {width, height, data: Uint8ClampedArray}: legend pixels; role is an index
 //	                                      in legend().roles or its key, -1 for empty; mark a key of legend().marks
+//	bufferscope.pgBuffercache(from = 0, count = 65536)  {ok, csv, from, next, total, dirty, valid, error?}: rows
+//	                                      from+1 … next of the pool as the pg_buffercache view (header first when
+//	                                      from is 0), at most 262,144 at a time (app.PgBuffercache)
+//	bufferscope.pgStatIO()              {ok, columns, rows: [[string]], csv, notModelled}: the pool's I/O as
+//	                                      pg_stat_io rows, "" for NULL (app.PgStatIO)
+//	bufferscope.gridPNG()               {ok, width, height, data: Uint8Array, error?}: the grid as the canvas shows
+//	                                      it, a PNG in CSS pixels
 //
 // Stats, stats' view and buffer info's lab hold what the lab and its view declare: the page
 // learns their keys from labs() (counters) and reads the others as they come.
@@ -117,6 +124,7 @@ func installBridge(a *app.App, h host) *bridge {
 		{"setReducedMotion", b.setReducedMotion}, {"swatch", b.swatch},
 		{"seek", b.seek}, {"stepBack", b.stepBack}, {"nextEvent", b.nextEvent}, {"cancel", b.cancel},
 		{"params", b.params},
+		{"pgBuffercache", b.pgBuffercache}, {"pgStatIO", b.pgStatIO}, {"gridPNG", b.gridPNG},
 	} {
 		obj.Set(m.name, js.FuncOf(b.guard(m)))
 	}
@@ -627,4 +635,48 @@ func (b *bridge) timeResult(err error) map[string]any {
 
 func (b *bridge) params([]js.Value) any {
 	return map[string]any{"params": app.Plain(b.app.Params()), "limits": app.Plain(b.app.Limits())}
+}
+
+// Exports.
+
+func (b *bridge) pgBuffercache(args []js.Value) any {
+	whole := func(i int, def float64) (int, bool) {
+		v := arg(args, i)
+		if missing(v) {
+			return int(def), true
+		}
+		x, ok := finite(v)
+		if !ok || x != math.Trunc(x) || math.Abs(x) > math.MaxInt32 {
+			return 0, false
+		}
+		return int(x), true
+	}
+	from, ok1 := whole(0, 0)
+	count, ok2 := whole(1, app.BufferCacheRows)
+	if !ok1 || !ok2 {
+		return fail(fmt.Sprintf("pgBuffercache takes whole numbers: the first buffer (from 0) and how many rows (1 to %d)", app.MaxBufferCacheRows))
+	}
+	if count <= 0 {
+		return fail(fmt.Sprintf("pgBuffercache returns 1 to %d rows at a time, not %d", app.MaxBufferCacheRows, count))
+	}
+	page, err := b.app.PgBuffercache(from, count)
+	if err != nil {
+		return fail(err.Error())
+	}
+	return object(page, map[string]any{"ok": true})
+}
+
+func (b *bridge) pgStatIO([]js.Value) any {
+	return object(b.app.PgStatIO(), map[string]any{"ok": true})
+}
+
+func (b *bridge) gridPNG([]js.Value) any {
+	png, err := b.app.GridPNG()
+	if err != nil {
+		return fail(err.Error())
+	}
+	w, h := b.app.Painter().Size()
+	data := global.Get("Uint8Array").New(len(png))
+	js.CopyBytesToJS(data, png)
+	return map[string]any{"ok": true, "width": w, "height": h, "data": data}
 }

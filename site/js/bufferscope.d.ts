@@ -684,4 +684,33 @@ export interface Bufferscope {
     burn?: number; // burn flash (a buffer emptied unwritten), 0 … 1
     size?: number; // 8 … 128, default 24
   } | { mark: string; shape?: string; size?: number }): { width: number; height: number; data: Uint8ClampedArray } | Failure;
+
+  /**
+   * Rows from+1 … next of the pool as the pg_buffercache view, as CSV (COPY's: NULL empty,
+   * booleans t and f), the header first when from is 0; at most 262,144 rows a call, so a
+   * large pool is read in stretches.
+   */
+  pgBuffercache(from?: number, count?: number): BufferCachePage | Failure;
+  /** The pool's I/O so far as pg_stat_io rows; "" is NULL (not tracked or not modelled). */
+  pgStatIO(): StatIO;
+  /** The grid as the canvas shows it, a PNG of the canvas's size in CSS pixels. */
+  gridPNG(): { ok: true; width: number; height: number; data: Uint8Array } | Failure;
+}
+
+export interface BufferCachePage {
+  ok: true;
+  csv: string;
+  from: number;
+  next: number; // the from of the next stretch; total after the last
+  total: number; // NBuffers
+  dirty: number; // rows of this stretch with isdirty
+  valid: number; // rows of this stretch that hold a page
+}
+
+export interface StatIO {
+  ok: true;
+  columns: string[]; // pg_stat_io's of PostgreSQL 16 and 17, without stats_reset
+  rows: string[][];
+  csv: string;
+  notModelled: string; // which columns are always empty, and why
 }

@@ -3,7 +3,7 @@
 // headless command that runs the same experiment; and the counters as CSV.
 
 import { count, percent, seconds } from './format.js';
-import { saveCSV } from './download.js';
+import { exportButtons, tablePNG } from './exports.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -41,8 +41,16 @@ export class Counters {
   constructor() {
     this.lab = null;
     this.last = null;
-    const csv = $('counters-csv'); // not on every page (embed.html)
-    if (csv) csv.addEventListener('click', () => this.exportCSV());
+    const group = $('counters-csv') && $('counters-csv').parentElement; // not on every page (embed.html)
+    if (group) {
+      exportButtons(group, {
+        id: 'counters',
+        labels: { png: 'Counters as PNG' },
+        name: () => this.fileName(),
+        rows: () => this.rows(),
+        png: () => this.png(),
+      });
+    }
   }
 
   // build lists lab's visible counters, the first one large.
@@ -92,18 +100,30 @@ export class Counters {
     text('terminal-command', `go run ./cmd/bufferscope ${this.lab.command} ${args.join(' ')}`);
   }
 
-  // exportCSV saves the settings and every counter, by key, as one row.
-  exportCSV() {
-    if (!this.last) return;
+  // rows are the settings and every counter, by key, as one row under a header.
+  rows() {
+    if (!this.last) return [];
     const { stats, params } = this.last;
     const keys = this.lab.params.map((p) => p.key);
     const counters = this.lab.counters.map((c) => c.key);
-    const rows = [
+    return [
       ['lab', ...keys, ...counters],
       [this.lab.name, ...keys.map((k) => params[k]), ...counters.map((k) => stats.counters[k])],
     ];
-    const name = `bufferscope-${this.lab.name}-${params.shared_buffers || ''}-step${stats.step}.csv`.replaceAll('/', '_');
-    saveCSV(rows, name);
+  }
+
+  fileName() {
+    const { stats, params } = this.last || { stats: {}, params: {} };
+    return `bufferscope-${this.lab.name}-${params.shared_buffers || ''}-step${stats.step}`.replaceAll('/', '_');
+  }
+
+  // png draws the counters as the panel shows them: label and value, one a line.
+  png() {
+    if (!this.last) return Promise.resolve(null);
+    const all = this.last.stats.counters || {};
+    const rows = [['Counter', 'Value'], ...this.lab.counters.filter((c) => !c.hidden && all[c.key] !== undefined)
+      .map((c) => [c.label, format(c, all[c.key], all)])];
+    return tablePNG(rows, `bufferscope · ${this.lab.title}: counters at step ${this.last.stats.step}`);
   }
 }
 

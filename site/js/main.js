@@ -7,6 +7,7 @@ import * as errors from './errors.js';
 import * as theme from './theme.js';
 import * as legend from './legend.js';
 import { Counters, showView } from './counters.js';
+import { ExportCard, SQLPanel } from './exports.js';
 import { Controls } from './controls.js';
 import { Playback } from './playback.js';
 import { Tooltip, Inspector } from './inspect.js';
@@ -72,6 +73,8 @@ async function start() {
   const tooltip = new Tooltip();
   const inspector = new Inspector(bs);
   const counters = new Counters();
+  const exportCard = new ExportCard(bs);
+  const sqlPanel = new SQLPanel();
   let pointer = null; // last client point over the grid, for live tooltip updates
   let page = {};
   let playback = null;
@@ -102,6 +105,8 @@ async function start() {
     const params = controls.params;
     counters.command(params);
     counters.update(st, params);
+    exportCard.loaded(lab, st);
+    sqlPanel.show(page.sql, params);
     if (page.loaded) page.loaded(params, st);
     if (page.update) page.update(st);
     if (res && res.ok !== false && !chosen[lab.name] && playback) playback.setSpeed(defaultSpeed());
@@ -270,6 +275,7 @@ async function start() {
     if (s.lab !== lab.name) return; // a notification from before a switch
     playback.update(s);
     counters.update(s, controls.params);
+    exportCard.update(s);
     if (page.update) page.update(s);
     showGridView(bs.view()); // the canvas may have been resized
     if (pointer && tooltip.visible) tooltip.show(bs.inspect(...pointer), ...pointer);

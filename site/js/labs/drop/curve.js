@@ -6,7 +6,7 @@
 
 import { LogChart } from '../../chart.js';
 import * as experiments from '../../experiments.js';
-import { save, saveCSV } from '../../download.js';
+import { exportButtons, tableRows } from '../../exports.js';
 import { count, seconds } from '../../format.js';
 import { fraction } from './format.js';
 import { LARGE_POOL } from './drop.js';
@@ -63,8 +63,19 @@ export class CurveCard {
     }
     $('curve-cancel').addEventListener('click', () => this.job && this.job.cancel());
     $('curve-run').addEventListener('click', () => this.compute());
-    $('curve-png').addEventListener('click', async () => save(await this.chart.png(this.title()), `${this.fileName()}.png`));
-    $('curve-csv').addEventListener('click', () => saveCSV(this.rows(), `${this.fileName()}.csv`));
+    exportButtons($('curve-png').parentElement, {
+      id: 'curve', name: () => this.fileName(), title: () => this.title(), rows: () => this.rows(), png: () => this.chart.png(this.title()),
+    });
+    // The experiment's table as the page shows it, in the reader's units.
+    const group = document.createElement('div');
+    group.className = 'card-actions';
+    group.setAttribute('role', 'group');
+    group.setAttribute('aria-label', 'Export the table');
+    $('curve-table').closest('.table-wrap').before(group);
+    this.tableExports = exportButtons(group, {
+      id: 'curve-table', name: () => `${this.fileName()}-table`, title: () => this.title(), rows: () => tableRows($('curve-table')),
+    });
+    this.tableExports.enable(false);
   }
 
   nbuffers() {
@@ -186,6 +197,7 @@ export class CurveCard {
     const has = Boolean(this.result);
     $('curve-png').disabled = !has;
     $('curve-csv').disabled = !has;
+    this.tableExports.enable(has);
     $('curve-empty').hidden = has;
     if (!has) {
       this.chart.setData(null);

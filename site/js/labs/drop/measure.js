@@ -5,7 +5,7 @@
 
 import { LogChart } from '../../chart.js';
 import * as experiments from '../../experiments.js';
-import { save, saveCSV } from '../../download.js';
+import { exportButtons } from '../../exports.js';
 import { count, seconds } from '../../format.js';
 import { fraction, nanoseconds } from './format.js';
 import { DIVISORS, compact } from './curve.js';
@@ -42,8 +42,9 @@ export class MeasureCard {
     });
     $('measure-run').addEventListener('click', () => this.run());
     $('measure-cancel').addEventListener('click', () => this.job && this.job.cancel());
-    $('measure-png').addEventListener('click', async () => save(await this.chart.png(this.title()), `bufferscope-drop-measured-${this.nb()}.png`));
-    $('measure-csv').addEventListener('click', () => saveCSV(this.rows(), `bufferscope-drop-measured-${this.nb()}.csv`));
+    exportButtons($('measure-png').parentElement, {
+      id: 'measure', name: () => `bufferscope-drop-measured-${this.nb()}`, title: () => this.title(), rows: () => this.rows(), png: () => this.chart.png(this.title()),
+    });
     this.note();
   }
 

@@ -6,7 +6,7 @@
 
 import { LogChart } from '../../chart.js';
 import * as experiments from '../../experiments.js';
-import { save, saveCSV } from '../../download.js';
+import { exportButtons, svgPNG } from '../../exports.js';
 import { count } from '../../format.js';
 
 const $ = (id) => document.getElementById(id);
@@ -17,6 +17,7 @@ export const HTML = `    <section class="card chart-card" id="pins-compare-card"
         <h2 id="pins-compare-heading">Both policies, same seed</h2>
         <div class="card-actions">
           <button type="button" id="pins-compare-run" class="small-button">Run both policies</button>
+          <button type="button" id="pins-compare-png" class="small-button" disabled>PNG</button>
           <button type="button" id="pins-compare-csv" class="small-button" disabled>CSV</button>
         </div>
       </div>
@@ -105,9 +106,14 @@ export class CompareCards {
     });
     $('pins-compare-run').addEventListener('click', () => this.runCompare());
     $('pins-clients-run').addEventListener('click', () => this.runClients());
-    $('pins-compare-csv').addEventListener('click', () => saveCSV(this.compareRows(), 'pins-slices.csv'));
-    $('pins-clients-csv').addEventListener('click', () => saveCSV(this.clientRows(), 'pins-clients.csv'));
-    $('pins-clients-png').addEventListener('click', async () => save(await this.chart.png('TPS against clients, keep-pin and drop-pin'), 'pins-clients.png'));
+    const compareTitle = 'bufferscope · pins: TPS per slice under both policies, same seed';
+    const clientsTitle = 'TPS against clients, keep-pin and drop-pin';
+    exportButtons($('pins-compare-csv').parentElement, {
+      id: 'pins-compare', name: () => 'pins-slices', title: () => compareTitle, rows: () => this.compareRows(), png: () => svgPNG($('pins-compare'), compareTitle),
+    });
+    exportButtons($('pins-clients-csv').parentElement, {
+      id: 'pins-clients', name: () => 'pins-clients', title: () => clientsTitle, rows: () => this.clientRows(), png: () => this.chart.png(clientsTitle),
+    });
   }
 
   // loaded forgets results of other settings (the policy and clients do not matter to
@@ -143,7 +149,7 @@ export class CompareCards {
 
   show() {
     const c = this.compare;
-    $('pins-compare-csv').disabled = !c;
+    $('pins-compare-csv').disabled = $('pins-compare-png').disabled = !c;
     if (c) {
       const top = Math.max(1, ...c.sliceTPS.flat());
       $('pins-compare').replaceChildren(...c.policies.map((p, i) => slicesSVG(c.sliceTPS[i], top, i > 0,

@@ -5,7 +5,7 @@
 
 import { LogChart } from '../../chart.js';
 import * as experiments from '../../experiments.js';
-import { save, saveCSV } from '../../download.js';
+import { exportButtons } from '../../exports.js';
 import { count, seconds } from '../../format.js';
 import { tour, exercises } from './guide.js';
 
@@ -73,8 +73,10 @@ class RingCard {
     });
     $('ring-cancel').addEventListener('click', () => this.job && this.job.cancel());
     $('ring-run').addEventListener('click', () => this.compute());
-    $('ring-png').addEventListener('click', async () => save(await this.chart.png('VACUUM and the foreground against ring size'), 'ring.png'));
-    $('ring-csv').addEventListener('click', () => saveCSV(this.rows(), 'ring.csv'));
+    const title = 'VACUUM and the foreground against ring size';
+    exportButtons($('ring-png').parentElement, {
+      id: 'ring', name: () => 'bufferscope-ring-chart', title: () => title, rows: () => this.rows(), png: () => this.chart.png(title),
+    });
   }
 
   // settings are what the chart depends on: every parameter but the ring itself.
@@ -165,11 +167,60 @@ class RingCard {
   }
 }
 
+// SQL is what a reader runs on a real server to see this lab's effect: the statements the
+// fidelity harness runs (fidelity/ring.go, fidelity/walflush.go), in psql.
+const SQL = {
+  intro: 'make fidelity runs these on real servers of PostgreSQL 13 to 18 (shared_buffers 128MB, autovacuum off); docs/fidelity.md sets its counts beside the simulation\'s. pg_stat_io needs PostgreSQL 16, vacuum_buffer_usage_limit 16.',
+  blocks: [
+    {
+      title: 'A table larger than any ring',
+      note: 'An 80MB table; each run deletes a new slice of its rows, so VACUUM dirties every page but never truncates. Restart the server after the CHECKPOINT to start from an empty pool.',
+      code: `CREATE EXTENSION pg_buffercache;
+CREATE TABLE ring_t (id int, filler text) WITH (autovacuum_enabled = off);
+INSERT INTO ring_t SELECT g, repeat('x', 100) FROM generate_series(1, 600000) g;
+DELETE FROM ring_t WHERE id % 5 = 0;
+CHECKPOINT;`,
+    },
+    {
+      title: 'VACUUM through a ring of your choice',
+      note: 'Read the counters below before and after: they count since the server started.',
+      code: `SET vacuum_buffer_usage_limit = '256kB';
+VACUUM ring_t;`,
+    },
+    {
+      title: 'What the ring did, in pg_stat_io',
+      note: 'Reuses are the ring\'s own buffers taken again, writes the dirty ones VACUUM had to write itself (each after a WAL flush up to the page\'s LSN).',
+      code: `SELECT coalesce(sum(reuses), 0)::bigint, coalesce(sum(writes), 0)::bigint, coalesce(sum(reads), 0)::bigint
+FROM pg_stat_io
+WHERE backend_type = 'client backend' AND context = 'vacuum' AND object = 'relation';`,
+    },
+    {
+      title: 'The WAL flushes',
+      note: 'On PostgreSQL 18 WAL I/O is in pg_stat_io (the first query); on 14 to 17 in pg_stat_wal (the second).',
+      code: `SELECT coalesce(sum(fsyncs), 0)::bigint,
+       coalesce(sum(fsyncs) FILTER (WHERE backend_type = 'client backend'), 0)::bigint
+FROM pg_stat_io WHERE object = 'wal';
+
+SELECT wal_sync FROM pg_stat_wal;`,
+    },
+    {
+      title: 'What VACUUM left in shared buffers',
+      note: 'About the ring\'s size: VACUUM keeps its pages to its ring and leaves the foreground\'s alone. A sequential scan (SELECT count(*) FROM ring_t) does the same through its bulkread ring.',
+      code: `SELECT count(*) FILTER (WHERE b.relforknumber = 0),
+       count(*) FILTER (WHERE b.relforknumber <> 0)
+FROM pg_buffercache b
+WHERE b.relfilenode = pg_relation_filenode('ring_t'::regclass)
+  AND b.reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database());`,
+    },
+  ],
+};
+
 let card = null;
 
 export default {
   tour,
   exercises,
+  sql: SQL,
   intro: INTRO,
   settingsTitle: 'VACUUM, its ring and the load beside it',
   settingsNote: 'Every change starts VACUUM again. The same settings and seed give the same run.',
