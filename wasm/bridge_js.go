@@ -24,7 +24,7 @@ import (
 //
 //	bufferscope.version                 "0.1.0"
 //	bufferscope.labs()                  [{name, title, summary, command, params: [Field…], counters: [Counter…],
-//	                                      events: [{kind, label, doc}]}]: every lab, static (sim/param.Field, sim/lab.Counter)
+//	                                      events: [{kind, label, plural, doc}]}]: every lab, static (sim/param.Field, sim/lab.Counter)
 //	bufferscope.load(params)            {ok, warnings: [string], problems: [{key, value, problem, used, clamped}],
 //	                                      unknown: [key], params: {lab, …normalised}, limits: {key: {min, max}}, error?}
 //	                                      params is an object; its lab picks the lab (the first when absent);
@@ -38,7 +38,7 @@ import (
 //	bufferscope.setSeed(n | "digits")   {ok, seed, warnings}
 //	bufferscope.apply(commandText)      {ok, error?}: one sim.ParseCommand line
 //	bufferscope.stats()                 {lab, step, now, nbuffers, sharedBuffers, seed, seeded, done, playing, speed,
-//	                                      speedLabel, speedParam, rate, frames, fps, tps, updateMs, paintMs, error,
+//	                                      speedLabel, speedParam, rate, frames, fps, tps, updateMs, paintMs, error, events,
 //	                                      counters: {…the lab's counters by key…}, view?: {…}, hash}
 //	bufferscope.subscribe(fn) → id      fn(stats without hash) about 10×/s while anything changes, at once when a
 //	                                      run ends

@@ -433,6 +433,8 @@ export interface StatsBase {
   hash?: string; // Sim.Hash, 16 hex digits; only from stats(), not in subscriber calls
   /** What the lab's view adds (the drop lab: timeScale, modelled seconds per second shown). */
   view?: Record<string, number | string | boolean>;
+  /** How many of each of the lab's events of interest (Lab.events, by kind) the run has had. */
+  events: Record<string, number>;
 }
 
 export type Stats = 
@@ -479,7 +481,7 @@ export interface Lab {
   command: string; // bufferscope <command>
   params: Field[];
   counters: Counter[];
-  events: { kind: string; label: string; doc: string }[];
+  events: { kind: string; label: string; plural: string; doc: string }[]; // plural: "" when the label has none
 }
 
 /** A colour or mark of the legend, in the current theme. */

@@ -69,6 +69,7 @@ type App struct {
 	changes  uint64 // counts changes to the simulation, for caching its hash
 	hash     string
 	hashAt   uint64
+	events   tally // the lab's events of interest since the run was built
 
 	view view
 }
@@ -170,6 +171,7 @@ func (a *App) build(l lab.Lab, v param.Values) error {
 // attach makes run the current one, with a fresh view of its lab.
 func (a *App) attach(l lab.Lab, v param.Values, run lab.Run) {
 	a.lab, a.values, a.run = l, v, run
+	a.events.reset(l.Events())
 	mk := a.views[l.Info().Name]
 	if mk == nil {
 		mk = labview.NewDefault
@@ -277,6 +279,7 @@ func (a *App) step(n int, d deadline) (int, error) {
 // note passes the events of one chunk of steps to the grid.
 func (a *App) note(events []sim.Event, flash bool) {
 	a.changes++
+	a.events.note(events)
 	a.view.note(events, flash, a.lv)
 }
 
@@ -307,6 +310,7 @@ func (a *App) Apply(text string) error {
 	}
 	err = s.Apply(c)
 	a.changes++
+	a.events.note(s.Events())
 	a.view.note(s.Events(), true, a.lv)
 	a.syncLegend()
 	return err

@@ -29,6 +29,9 @@ type Stats struct {
 	Error         *string        `json:"error"` // why playback stopped, or nil
 	Counters      any            `json:"counters"`
 	View          map[string]any `json:"view,omitempty"` // what the lab's view measures (labview.View.Stats)
+	// Events counts the lab's events of interest (LabInfo.Events) since the run was built,
+	// by kind: the page's event log writes the difference between two stats in words.
+	Events map[string]uint64 `json:"events"`
 }
 
 // Stats returns the stats now.
@@ -40,6 +43,7 @@ func (a *App) Stats() Stats {
 		Seed: a.values["seed"], Seeded: a.run.Seeded(), Done: a.run.Done(), Playing: a.playing,
 		Speed: a.speed, SpeedLabel: speedOf(a.speed).Label, SpeedParam: speedOf(a.speed).Param,
 		Rate: math.Round(a.rate.rate), Counters: a.run.Counters(), View: a.lv.Stats(),
+		Events: a.events.byKind(),
 	}
 	if a.failure != "" {
 		f := a.failure
@@ -62,9 +66,10 @@ type LabInfo struct {
 
 // EventInfo is one kind of event a reader may want to find.
 type EventInfo struct {
-	Kind  string `json:"kind"` // sim.EventKind.String: "evict"
-	Label string `json:"label"`
-	Doc   string `json:"doc"`
+	Kind   string `json:"kind"` // sim.EventKind.String: "evict"
+	Label  string `json:"label"`
+	Plural string `json:"plural"` // the label for several: "evictions"; "" when it has none
+	Doc    string `json:"doc"`
 }
 
 // Labs describes every lab of sim/labs, in order.
@@ -77,7 +82,7 @@ func (a *App) Labs() []LabInfo {
 			Params: l.Params().Fields(), Counters: lab.Describe(l.Counters()),
 		}
 		for _, e := range l.Events() {
-			li.Events = append(li.Events, EventInfo{Kind: e.Kind.String(), Label: e.Label, Doc: e.Doc})
+			li.Events = append(li.Events, EventInfo{Kind: e.Kind.String(), Label: e.Label, Plural: e.Plural, Doc: e.Doc})
 		}
 		out = append(out, li)
 	}
