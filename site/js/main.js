@@ -15,6 +15,9 @@ import { boot, fatal, openLab, waitForFrame } from './boot.js';
 import { readQuery, splitParams, State } from './url.js';
 import { Guide } from './guide.js';
 import * as embedSnippet from './snippet.js';
+import { EventLog } from './eventlog.js';
+import { init as initKeys } from './keys.js';
+import { fitStage } from './layout.js';
 import * as modules from './labs/index.js';
 
 const $ = (id) => document.getElementById(id);
@@ -51,9 +54,20 @@ function markTab(name) {
   }
 }
 
+// nudge moves the speed slider d rungs, as the reader would.
+function nudge(d) {
+  const slider = $('speed');
+  const v = Math.max(0, Math.min(Number(slider.max), Number(slider.value) + d));
+  if (slider.disabled || v === Number(slider.value)) return;
+  slider.value = String(v);
+  slider.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
 async function start() {
   errors.init();
+  initKeys({ slower: () => nudge(-1), faster: () => nudge(1) });
   const query = readQuery();
+  fitStage($('grid'));
   const booted = await boot(__WASM_URL__);
   if (!booted) return;
   const { bs, canvas } = booted;
@@ -72,6 +86,7 @@ async function start() {
   const tooltip = new Tooltip();
   const inspector = new Inspector(bs);
   const counters = new Counters();
+  const eventLog = new EventLog();
   let pointer = null; // last client point over the grid, for live tooltip updates
   let page = {};
   let playback = null;
@@ -131,6 +146,7 @@ async function start() {
       || 'Every change starts the run again. The same settings and seed always give the same run, so the address of this page reproduces what you see.';
     controls.build(lab, page);
     counters.build(lab);
+    eventLog.build(lab);
     if (page.mount) page.mount({ bs, panel: $('lab-panel'), wide: $('lab-wide'), pause: () => bs.pause() });
     guide.show(page, lab);
   };
@@ -228,6 +244,7 @@ async function start() {
     if (s.lab !== lab.name) return; // a notification from before a switch
     playback.update(s);
     counters.update(s, controls.params);
+    eventLog.update(s);
     if (page.update) page.update(s);
     showGridView(bs.view()); // the canvas may have been resized
     if (pointer && tooltip.visible) tooltip.show(bs.inspect(...pointer), ...pointer);

@@ -1,0 +1,41 @@
+// The stage's fit: the grid takes the height left in the window once everything above it
+// (header, intro, error panel, the stage's bar) and under it (hint, play bar) is placed, so
+// the play bar is on screen on load at any window size and font size. CSS alone cannot know
+// how long a lab's introduction wraps; this measures it, for every lab alike.
+
+const MIN = 12; // rem: the grid is never smaller than this, the page scrolls instead
+const MAX = 55; // rem: nor taller, on very tall windows
+const NARROW = '(max-width: 56.25em)'; // the one-column layout of style.css
+
+// fitStage keeps grid's height fitted whenever the window, the header or the stage changes.
+export function fitStage(grid) {
+  const stage = grid.closest('.stage') || grid.parentElement;
+  let queued = false;
+  const fit = () => {
+    queued = false;
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    if (matchMedia(NARROW).matches) {
+      // One column: the canvas and the play bar come first, the grid about square.
+      grid.style.removeProperty('height');
+      return;
+    }
+    const top = grid.getBoundingClientRect().top + scrollY;
+    const s = stage.getBoundingClientRect();
+    const below = s.bottom - grid.getBoundingClientRect().bottom; // hint and play bar
+    const room = innerHeight - top - below - rem; // a rem of air under the play bar
+    const h = Math.max(MIN * rem, Math.min(MAX * rem, Math.floor(room)));
+    if (Math.abs(grid.getBoundingClientRect().height - h) > 1) grid.style.height = `${h}px`;
+  };
+  const queue = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(fit);
+  };
+  addEventListener('resize', queue);
+  const ro = new ResizeObserver(queue);
+  for (const el of [document.querySelector('.masthead'), document.getElementById('error-panel'), stage]) {
+    if (el) ro.observe(el);
+  }
+  fit();
+  return fit;
+}
