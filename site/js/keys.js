@@ -69,6 +69,20 @@ export function init(hooks) {
     if (returnTo && returnTo.isConnected && typeof returnTo.focus === 'function') returnTo.focus();
     returnTo = null;
   });
+  // Tab and Shift+Tab go round the dialog's controls: a modal dialog makes the page inert,
+  // but Tab would still leave for the browser's own controls.
+  dialog.addEventListener('keydown', (e) => {
+    if (e.key !== 'Tab') return;
+    const items = [...dialog.querySelectorAll('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])')]
+      .filter((x) => !x.disabled);
+    if (!items.length) return;
+    const i = items.indexOf(document.activeElement);
+    const next = e.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : (i === items.length - 1 ? 0 : i + 1);
+    if (items.length === 1 || i === -1 || next === 0 && !e.shiftKey || next === items.length - 1 && e.shiftKey) {
+      e.preventDefault();
+      items[next].focus();
+    }
+  });
   dialog.addEventListener('click', (e) => {
     if (e.target === dialog) close(); // a click on the backdrop
   });

@@ -256,6 +256,14 @@ async function start() {
   if (query.page.play !== '0' && !guide.mode) bs.play();
   await waitForFrame(bs, 0);
   $('progress').hidden = true;
+  // Ebiten focused its canvas at start and host.js took the focus away, which leaves Tab's
+  // starting point at the canvas; start it from the top again, so the first Tab reaches the
+  // skip link. Not when the reader has focused something meanwhile.
+  if (!document.activeElement || document.activeElement === document.body) {
+    document.body.tabIndex = -1;
+    document.body.focus({ preventScroll: true });
+    document.body.removeAttribute('tabindex');
+  }
   document.body.dataset.ready = '1';
 }
 
