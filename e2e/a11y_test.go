@@ -96,14 +96,18 @@ func TestEventLog(t *testing.T) {
 			p := openPage(t, "/?play=0&lab="+name)
 			type spec struct{ Kind, Label, Plural string }
 			specs := eval[[]spec](p, `bufferscope.labs().find(l => l.name === bufferscope.stats().lab).events`)
-			// Step in small bites, each followed by the notification it causes, so the
-			// paused log writes one entry per bite.
-			eval[chromedp.Void](p, `(async () => {
-				for (let i = 0; i < 40 && !bufferscope.stats().done; i++) {
-					bufferscope.step(250);
+			// Step in bites, each followed by the notification it causes, so the paused log
+			// writes one entry per bite: large bites until the first events (a large pool
+			// fills for a while), then twenty small ones.
+			run(p, time.Minute, "stepping", chromedp.Evaluate[chromedp.Void](`(async () => {
+				const total = () => Object.values(bufferscope.stats().events).reduce((a, b) => a + b, 0);
+				for (let i = 0, small = 0; small < 20 && i < 80 && !bufferscope.stats().done; i++) {
+					const some = total() > 0;
+					if (some) small++;
+					bufferscope.step(some || i < 5 ? 100 : 50000);
 					await new Promise(r => setTimeout(r, 20));
 				}
-			})()`)
+			})()`, chromedp.EvalAwaitPromise))
 			st := eval[struct {
 				Events map[string]int
 			}](p, `bufferscope.stats()`)
