@@ -43,7 +43,7 @@ import (
 //	bufferscope.subscribe(fn) → id      fn(stats without hash) about 10×/s while anything changes, at once when a
 //	                                      run ends
 //	bufferscope.unsubscribe(id)         {ok}
-//	bufferscope.legend()                {roles: [{key, label, doc, color, relations: [name]}], marks: [{key, label,
+//	bufferscope.legend()                {roles: [{key, label, doc, color, pattern, relations: [name]}], marks: [{key, label,
 //	                                      doc, color}], empty: {color, edge}}, in the theme the grid is drawn in
 //	bufferscope.relations()             [{index, name, color, role, blocks, permanent}]
 //	bufferscope.inspect(clientX, clientY)  buffer info or null; cellAt(x, y) in canvas pixels; buffer(id)

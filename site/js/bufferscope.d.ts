@@ -490,6 +490,7 @@ export interface LegendRole {
   label: string; // "" continues the entry before it (another shade of it)
   doc: string;
   color: string; // "#rrggbb" in the current theme
+  pattern: string; // the shape its cells carry besides the colour: "plain", "square", "dash", …
   relations: string[]; // the relations drawn in this colour
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/bufferscope/bufferscope/sim/lab"
 	"github.com/bufferscope/bufferscope/sim/labs"
 	"github.com/bufferscope/bufferscope/sim/param"
+	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
 // Stats is where the run and playback stand, for the page's panel and the tests. Counters
@@ -103,6 +104,7 @@ type RoleInfo struct {
 	Label     string   `json:"label"`
 	Doc       string   `json:"doc"`
 	Color     string   `json:"color"`
+	Pattern   string   `json:"pattern"` // the shape its cells carry besides the colour (grid.Patterns)
 	Relations []string `json:"relations"`
 }
 
@@ -127,7 +129,7 @@ func (a *App) Legend() LegendInfo {
 	t, l := a.view.theme, a.view.legend
 	out := LegendInfo{Roles: []RoleInfo{}, Marks: []MarkInfo{}, Empty: EmptyColors{Color: t.Empty.Hex(), Edge: t.EmptyEdge.Hex()}}
 	for i, r := range l.Roles {
-		out.Roles = append(out.Roles, RoleInfo{Key: r.Key, Label: r.Label, Doc: r.Doc, Color: t.Rel(i).Hex(), Relations: []string{}})
+		out.Roles = append(out.Roles, RoleInfo{Key: r.Key, Label: r.Label, Doc: r.Doc, Color: t.Rel(i).Hex(), Pattern: grid.Pattern(i), Relations: []string{}})
 	}
 	for i, r := range a.run.Sim().Relations() {
 		if role := l.RoleOf(i); role >= 0 && role < len(out.Roles) {
