@@ -321,3 +321,20 @@ func TestCrossOriginIsolated(t *testing.T) {
 		t.Errorf("the page is not cross-origin isolated: crossOriginIsolated is false")
 	}
 }
+
+// TestLongValueStaysInPanel opens the page with a very long value in the address: the
+// error panel, the settings and the terminal command wrap it instead of widening the page.
+func TestLongValueStaysInPanel(t *testing.T) {
+	long := strings.Repeat("9", 400)
+	p := openPage(t, "/?play=0&seed="+long+"&shared_buffers="+long)
+	waitJS[bool](p, waitTimeout, "the error panel", `!document.getElementById("error-panel").hidden`)
+	wide := eval[[]string](p, `[...document.querySelectorAll(".card, .error-panel, #controls, main, body")]
+		.filter(e => e.scrollWidth > e.clientWidth + 1)
+		.map(e => (e.id || e.className || e.tagName) + ": " + e.scrollWidth + " > " + e.clientWidth)`)
+	if len(wide) > 0 {
+		t.Errorf("a long value overflows: %v", wide)
+	}
+	if w := eval[float64](p, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
+		t.Errorf("a long value makes the page %v px wider than the window", w)
+	}
+}
