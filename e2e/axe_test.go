@@ -135,9 +135,9 @@ func (p *page) axeCheck(state string) {
 	}
 }
 
-// TestAxe checks every page and state the tests visit with axe-core: each lab after load and
-// after playing, the shortcuts dialog open, presenter mode, and the error panel a bad
-// address shows.
+// TestAxe checks every page and state the tests visit with axe-core: each lab after load
+// (playing), its tour's first step and its first exercise, the shortcuts dialog open,
+// presenter mode, and the error panel a bad address shows.
 func TestAxe(t *testing.T) {
 	axeSource(t)
 	first := openPage(t, "/?play=0")
@@ -146,6 +146,15 @@ func TestAxe(t *testing.T) {
 			p := openPage(t, "/?lab="+name)
 			p.waitFrames(10, 500*time.Millisecond)
 			p.axeCheck(name + " after load")
+			tour := openPage(t, "/?play=0&tour=1&lab="+name)
+			waitJS[bool](tour, waitTimeout, "the tour", `document.getElementById("guide") !== null`)
+			tour.axeCheck(name + "'s tour, first step")
+			ex := eval[string](p, `(b => b ? b.dataset.exercise : "")(document.querySelector("#guide [data-exercise]"))`)
+			if ex != "" {
+				q := openPage(t, "/?play=0&exseed=1&lab="+name+"&exercise="+ex)
+				waitJS[bool](q, waitTimeout, "the exercise", `document.querySelector("#guide [data-answer]") !== null`)
+				q.axeCheck(name + "'s exercise " + ex)
+			}
 		})
 	}
 	t.Run("dialog", func(t *testing.T) {

@@ -62,13 +62,21 @@ export function init(hooks) {
     dialog.showModal(); // modal: the rest of the page is inert, so focus stays inside
     $('keys-close').focus();
   };
-  const close = () => {
-    if (dialog.open) dialog.close();
-  };
-  dialog.addEventListener('close', () => {
+  // restore gives focus back to where it was when the dialog opened, at once: the close
+  // event comes a task later, after keys pressed meanwhile.
+  const restore = () => {
     if (returnTo && returnTo.isConnected && typeof returnTo.focus === 'function') returnTo.focus();
     returnTo = null;
+  };
+  const close = () => {
+    if (dialog.open) dialog.close();
+    restore();
+  };
+  dialog.addEventListener('cancel', (e) => {
+    e.preventDefault(); // Esc: closed here, so focus is restored at once
+    close();
   });
+  dialog.addEventListener('close', restore);
   // Tab and Shift+Tab go round the dialog's controls: a modal dialog makes the page inert,
   // but Tab would still leave for the browser's own controls.
   dialog.addEventListener('keydown', (e) => {
