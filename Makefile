@@ -83,9 +83,10 @@ axe:
 	echo "axe: installing axe-core $(AXE) into $(AXE_CACHE) for the browser tests"; \
 	mkdir -p $(AXE_CACHE) && npm install --no-audit --no-fund --no-save --prefix $(AXE_CACHE) axe-core@$(AXE) >/dev/null
 
-# browser runs the e2e tests: the built site in headless Chromium, under the production headers.
+# browser runs the e2e tests: the built site in headless Chromium, under the production headers;
+# the whole suite takes longer than go test's default ten-minute limit on a busy two-core machine.
 browser: chromium axe
-	BUFFERSCOPE_BROWSER_TESTS=1 go test -count=1 ./e2e/...
+	BUFFERSCOPE_BROWSER_TESTS=1 go test -count=1 -timeout 30m ./e2e/...
 
 # bench measures sim natively and as wasm under node, and writes docs/benchmarks.md.
 bench:

@@ -30,17 +30,22 @@ func labNames(p *page) []string {
 }
 
 // TestPlayBarOnScreen opens every lab at laptop, desktop and phone window sizes and checks
-// that the play button is wholly inside the window on load, without scrolling; on a phone
-// the grid comes before the counters and settings.
+// that the play button is wholly inside the window, without scrolling; on a phone the grid
+// comes before the counters and settings. Each lab loads at the first size and is then
+// resized to the others (the page fits its stage the same way on load and on resize), to
+// keep the suite's page loads few.
 func TestPlayBarOnScreen(t *testing.T) {
 	first := openPage(t, "/?play=0")
 	names := labNames(first)
 	sizes := []struct{ w, h int64 }{{1024, 768}, {1280, 800}, {1920, 1080}, {390, 844}}
-	for _, sz := range sizes {
-		for _, name := range names {
-			t.Run(fmt.Sprintf("%s/%dx%d", name, sz.w, sz.h), func(t *testing.T) {
-				p := openPageSized(t, "/?play=0&lab="+name, sz.w, sz.h)
-				p.waitFrames(2, 0) // the stage is fitted in an animation frame
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			p := openPageSized(t, "/?play=0&lab="+name, sizes[0].w, sizes[0].h)
+			for i, sz := range sizes {
+				if i > 0 {
+					p.do(waitTimeout, "resizing", chromedp.EmulateViewport(sz.w, sz.h))
+				}
+				p.waitFrames(3, 0) // the stage is fitted in an animation frame
 				got := eval[struct {
 					Play     rect
 					ScrollY  float64
@@ -56,14 +61,14 @@ func TestPlayBarOnScreen(t *testing.T) {
 				})()`)
 				b := got.Play
 				if got.ScrollY != 0 || b.W == 0 || b.X < 0 || b.Y < 0 || b.X+b.W > got.W || b.Y+b.H > got.H {
-					t.Errorf("at %dx%d the play button is at %+v in a %vx%v viewport scrolled by %v: not wholly on screen on load",
+					t.Errorf("at %dx%d the play button is at %+v in a %vx%v viewport scrolled by %v: not wholly on screen",
 						sz.w, sz.h, b, got.W, got.H, got.ScrollY)
 				}
 				if sz.w < 600 && got.GridTop > got.PanelTop {
 					t.Errorf("on a phone the grid (top %v) comes after the panel of counters and settings (top %v)", got.GridTop, got.PanelTop)
 				}
-			})
-		}
+			}
+		})
 	}
 }
 
@@ -98,10 +103,10 @@ func TestEventLog(t *testing.T) {
 			specs := eval[[]spec](p, `bufferscope.labs().find(l => l.name === bufferscope.stats().lab).events`)
 			// Step in bites, each followed by the notification it causes, so the paused log
 			// writes one entry per bite: large bites until the first events (a large pool
-			// fills for a while), then twenty small ones.
+			// fills for a while), then twelve small ones.
 			run(p, time.Minute, "stepping", chromedp.Evaluate[chromedp.Void](`(async () => {
 				const total = () => Object.values(bufferscope.stats().events).reduce((a, b) => a + b, 0);
-				for (let i = 0, small = 0; small < 20 && i < 80 && !bufferscope.stats().done; i++) {
+				for (let i = 0, small = 0; small < 12 && i < 60 && !bufferscope.stats().done; i++) {
 					const some = total() > 0;
 					if (some) small++;
 					bufferscope.step(some || i < 5 ? 100 : 50000);
