@@ -14,16 +14,25 @@ export function fitStage(grid) {
   const fit = () => {
     queued = false;
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    // Text in rem can leave the grid's top between two pixels, which blurs every cell's
+    // edge: shifting it by a fraction of a pixel (position: relative, so nothing else
+    // moves) puts it on a whole one.
+    const prev = parseFloat(grid.style.top) || 0;
+    const top0 = grid.getBoundingClientRect().top + scrollY - prev;
+    const snap = Math.ceil(top0 - 0.001) - top0; // layout works in 64ths of a pixel: exact
+    if (Math.abs(snap - prev) > 0.001) grid.style.top = snap > 0 ? `${snap}px` : '';
     if (matchMedia(NARROW).matches) {
       // One column: the canvas and the play bar come first, the grid about square.
       grid.style.removeProperty('height');
       return;
     }
-    const top = grid.getBoundingClientRect().top + scrollY;
+    const top = top0 + snap;
     const s = stage.getBoundingClientRect();
     const below = s.bottom - grid.getBoundingClientRect().bottom; // hint and play bar
     const room = innerHeight - top - below - rem; // a rem of air under the play bar
-    const h = Math.max(MIN * rem, Math.min(MAX * rem, Math.floor(room)));
+    // An even number of pixels: Ebiten centres its screen in the canvas, and an odd size
+    // puts it half a pixel off, which blurs the cells' edges.
+    const h = 2 * Math.floor(Math.max(MIN * rem, Math.min(MAX * rem, room)) / 2);
     if (Math.abs(grid.getBoundingClientRect().height - h) > 1) grid.style.height = `${h}px`;
   };
   const queue = () => {
