@@ -10,7 +10,7 @@ WASM_ENV = PATH="$$PATH:$$(go env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm
 GUARD_IMPORTS = {{if not .Standard}}{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} imports {{.}}{{"\n"}}{{end}}{{end}}
 BENCH = go test -run '^$$' -bench . -benchmem ./sim/...
 
-.PHONY: serve dist test fmt vet guard unit wasmtest chromium browser bench fidelity fidelity-render fidelity-quick vendor-uplot clean
+.PHONY: serve dist test fmt vet guard unit wasmtest chromium axe browser bench fidelity fidelity-render fidelity-quick vendor-uplot clean
 
 # serve builds the site and serves it on http://127.0.0.1:8080/ with Netlify's headers; needs only Go.
 serve:
@@ -22,7 +22,7 @@ dist:
 
 # test is what CI runs (.ci/run): every check, cheapest first; fidelity-quick installs one real
 # PostgreSQL (npm) and checks the exact counts against it.
-test: fmt vet guard unit wasmtest fidelity-quick chromium browser
+test: fmt vet guard unit wasmtest fidelity-quick chromium axe browser
 
 # fmt fails on files gofmt would change, so diffs stay about behaviour.
 fmt:
@@ -71,9 +71,21 @@ chromium:
 		exit 1; \
 	fi
 
+# AXE is the version of axe-core (npm, MPL-2.0) the browser tests inject to check accessibility;
+# e2e/axe_test.go's axeVersion must say the same.
+AXE = 4.14.1
+AXE_CACHE = .cache/axe
+
+# axe installs axe-core into .cache/axe (not committed) when it is missing or another version.
+axe:
+	@v="$$(node -p 'require("./$(AXE_CACHE)/node_modules/axe-core/package.json").version' 2>/dev/null || true)"; \
+	if [ "$$v" = "$(AXE)" ]; then exit 0; fi; \
+	echo "axe: installing axe-core $(AXE) into $(AXE_CACHE) for the browser tests"; \
+	mkdir -p $(AXE_CACHE) && npm install --no-audit --no-fund --no-save --prefix $(AXE_CACHE) axe-core@$(AXE) >/dev/null
+
 # browser runs the e2e tests: the built site in headless Chromium, under the production headers;
 # on two shared cores the suite outlasts go test's default 10-minute timeout.
-browser: chromium
+browser: chromium axe
 	BUFFERSCOPE_BROWSER_TESTS=1 go test -count=1 -timeout 30m ./e2e/...
 
 # bench measures sim natively and as wasm under node, and writes docs/benchmarks.md.

@@ -39,6 +39,12 @@ const pollInterval = 50 * time.Millisecond
 // screenshot and the console log in failureDir.
 func openPage(t *testing.T, path string) *page {
 	t.Helper()
+	return openPageSized(t, path, viewportW, viewportH)
+}
+
+// openPageSized is openPage with a viewport of w×h CSS pixels.
+func openPageSized(t *testing.T, path string, w, h int64) *page {
+	t.Helper()
 	if suite == nil {
 		t.Skipf("browser tests are off: run them with %s=1 go test -count=1 ./e2e/... or make test (they need chromium)", enableVar)
 	}
@@ -65,7 +71,7 @@ func openPage(t *testing.T, path string) *page {
 		t.Fatalf("opening a tab: %v", err)
 	}
 	p.console.collect(ctx)
-	p.do(waitTimeout, "preparing the tab", chromedp.EmulateViewport(viewportW, viewportH), emulateMedia, watchWebGL)
+	p.do(waitTimeout, "preparing the tab", chromedp.EmulateViewport(w, h), emulateMedia, watchWebGL)
 	p.load(path)
 	return p
 }

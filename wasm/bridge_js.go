@@ -25,7 +25,7 @@ import (
 //
 //	bufferscope.version                 "0.1.0"
 //	bufferscope.labs()                  [{name, title, summary, command, params: [Field…], counters: [Counter…],
-//	                                      events: [{kind, label, doc}]}]: every lab, static (sim/param.Field, sim/lab.Counter)
+//	                                      events: [{kind, label, plural, doc}]}]: every lab, static (sim/param.Field, sim/lab.Counter)
 //	bufferscope.load(params)            {ok, warnings: [string], problems: [{key, value, problem, used, clamped}],
 //	                                      unknown: [key], params: {lab, …normalised}, limits: {key: {min, max}}, error?}
 //	                                      params is an object; its lab picks the lab (the first when absent);
@@ -48,13 +48,13 @@ import (
 //	bufferscope.setSeed(n | "digits")   {ok, seed, warnings}
 //	bufferscope.apply(commandText)      {ok, error?}: one sim.ParseCommand line
 //	bufferscope.stats()                 {lab, step, now, nbuffers, sharedBuffers, seed, seeded, done, playing, speed,
-//	                                      speedLabel, speedParam, rate, frames, fps, tps, updateMs, paintMs, error,
+//	                                      speedLabel, speedParam, rate, frames, fps, tps, updateMs, paintMs, error, events,
 //	                                      counters: {…the lab's counters by key…}, view?: {…}, hash,
 //	                                      time: {end, rewind, events: [{kind, label, doc}], message, job, run}}
 //	bufferscope.subscribe(fn) → id      fn(stats without hash) about 10×/s while anything changes, at once when a
 //	                                      run ends
 //	bufferscope.unsubscribe(id)         {ok}
-//	bufferscope.legend()                {roles: [{key, label, doc, color, relations: [name]}], marks: [{key, label,
+//	bufferscope.legend()                {roles: [{key, label, doc, color, pattern, relations: [name]}], marks: [{key, label,
 //	                                      doc, color}], empty: {color, edge}}, in the theme the grid is drawn in
 //	bufferscope.relations()             [{index, name, color, role, blocks, permanent}]
 //	bufferscope.inspect(clientX, clientY)  buffer info or null; cellAt(x, y) in canvas pixels; buffer(id)

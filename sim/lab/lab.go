@@ -69,9 +69,10 @@ type Run interface {
 // EventSpec is one kind of event a reader may want to find: the next eviction, the next
 // WAL flush, the next drop.
 type EventSpec struct {
-	Kind  sim.EventKind
-	Label string // "eviction"
-	Doc   string
+	Kind   sim.EventKind
+	Label  string // "eviction"
+	Plural string // "evictions"; empty when the label has no plural of its own ("eviction × 12")
+	Doc    string
 }
 
 // Experiment is a lab's headless experiment: bufferscope <command> runs it for every

@@ -433,6 +433,8 @@ export interface StatsBase {
   hash?: string; // Sim.Hash, 16 hex digits; only from stats(), not in subscriber calls
   /** What the lab's view adds (the drop lab: timeScale, modelled seconds per second shown). */
   view?: Record<string, number | string | boolean>;
+  /** How many of each of the lab's events of interest (Lab.events, by kind) the run has had. */
+  events: Record<string, number>;
   /** Where the run stands in its timeline. */
   time: TimeInfo;
 }
@@ -508,7 +510,7 @@ export interface Lab {
   command: string; // bufferscope <command>
   params: Field[];
   counters: Counter[];
-  events: { kind: string; label: string; doc: string }[];
+  events: { kind: string; label: string; plural: string; doc: string }[]; // plural: "" when the label has none
 }
 
 /** A colour or mark of the legend, in the current theme. */
@@ -517,6 +519,7 @@ export interface LegendRole {
   label: string; // "" continues the entry before it (another shade of it)
   doc: string;
   color: string; // "#rrggbb" in the current theme
+  pattern: string; // the shape its cells carry besides the colour: "plain", "square", "dash", …
   relations: string[]; // the relations drawn in this colour
 }
 

@@ -2,7 +2,7 @@
 // and filled from stats().counters ten times a second; the pool summary above the grid; the
 // headless command that runs the same experiment; and the counters as CSV.
 
-import { count, percent, seconds } from './format.js';
+import { count, percent, plural, seconds } from './format.js';
 import { exportButtons, tablePNG } from './exports.js';
 
 const $ = (id) => document.getElementById(id);
@@ -87,10 +87,10 @@ export class Counters {
     }
     let rate = 'Paused.';
     if (s.error) rate = 'Stopped: reset to start again.';
-    else if (s.done) rate = `Finished after ${count(s.step)} steps.`;
+    else if (s.done) rate = `Finished after ${plural(s.step, 'step')}.`;
     else if (s.playing) rate = s.rate > 0 ? `Running at ${count(s.rate)} steps per second of your time.` : 'Running…';
     text('c-rate', rate);
-    text('pool-size', `${s.sharedBuffers} · ${count(s.nbuffers)} buffers`);
+    text('pool-size', `${s.sharedBuffers} · ${plural(s.nbuffers, 'buffer')}`);
   }
 
   // command shows the headless command that runs the lab with params.

@@ -34,3 +34,9 @@ function three(x) {
 export function megabytes(n) {
   return `${(n / 1e6).toFixed(1)} MB`;
 }
+
+// plural writes a count with the word that fits it: "1 block", "2 blocks", "1,024 blocks".
+// many defaults to one with an "s".
+export function plural(n, one, many = `${one}s`) {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}

@@ -3,6 +3,8 @@
 // do (zoom, pan, inspect). Keys and the wheel are heard by capturing listeners on window,
 // the only place host.js lets them through; pointer events are heard on the canvas.
 
+import { dialogOpen } from './keys.js';
+
 const DRAG_THRESHOLD = 5; // pixels a pointer must move before a press becomes a drag
 const WHEEL_STEP = 100; // wheel delta, in pixels, per zoom step
 const PAN_STEP = 48; // pixels an arrow key pans; Shift pans five times as far
@@ -110,6 +112,7 @@ export function init(bs, canvas, hooks) {
 
   window.addEventListener('keydown', (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (dialogOpen()) return; // a dialog holds the keyboard
     if (e.key === 'Escape') {
       hooks.escape();
       return;

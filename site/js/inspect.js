@@ -1,7 +1,7 @@
 // Buffer details: the tooltip (#tooltip) that follows the pointer over the grid, and the
 // inspector panel, which keeps showing the buffer the reader clicked, tapped or typed.
 
-import { count } from './format.js';
+import { count, plural } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,7 +18,7 @@ export function describe(info) {
   const frag = document.createDocumentFragment();
   const g = info.group;
   if (g) {
-    frag.append(el('p', `${count(g.count)} buffers from ${count(g.first)}, one pixel`, 'info-title'));
+    frag.append(el('p', `${plural(g.count, 'buffer')} from ${count(g.first)}, one pixel`, 'info-title'));
     const dl = el('dl');
     const row = (k, v) => dl.append(el('dt', k), el('dd', v));
     row('Mostly', g.relation ? `${g.relation} (${count(g.relationCount)})` : 'empty');
@@ -97,6 +97,7 @@ export class Inspector {
     const n = this.bs.stats().nbuffers;
     if (id !== null && !(Number.isInteger(id) && id >= 0 && id < n)) {
       this.out.replaceChildren(el('p', `There is no buffer ${this.input.value}: this pool has buffers 0 to ${count(n - 1)}.`, 'muted'));
+      $('inspector-live').textContent = `There is no buffer ${this.input.value}.`;
       this.id = null;
       this.bs.highlight(null);
       this.input.classList.add('invalid');
@@ -107,6 +108,19 @@ export class Inspector {
     this.input.value = id === null ? '' : String(id);
     this.bs.highlight(id);
     this.refresh();
+    this.announce(id === null ? null : this.bs.buffer(id));
+  }
+
+  // announce tells screen readers about the buffer the reader chose, once: the details
+  // themselves change with every step and are not a live region.
+  announce(info) {
+    const live = $('inspector-live');
+    if (!info || info.ok === false) {
+      live.textContent = '';
+      return;
+    }
+    const what = info.empty ? 'empty' : info.tag;
+    live.textContent = `Buffer ${count(info.buffer)}: ${what}, usage count ${info.usage}, ${plural(info.pins, 'pin')}${info.dirty ? ', dirty' : ''}.`;
   }
 
   // refresh redraws the details of the followed buffer.

@@ -55,9 +55,13 @@ export function render(bs, { reducedMotion }) {
     const r = legend.roles[i];
     if (!r.label) continue;
     const sw = [swatch(bs, { role: i, usage: 5 })];
+    const shapes = [r.pattern];
     let names = [...r.relations];
     for (let j = i + 1; j < legend.roles.length && !legend.roles[j].label; j++) {
-      if (legend.roles[j].relations.length) sw.push(swatch(bs, { role: j, usage: 5 }));
+      if (legend.roles[j].relations.length) {
+        sw.push(swatch(bs, { role: j, usage: 5 }));
+        shapes.push(legend.roles[j].pattern);
+      }
       names = names.concat(legend.roles[j].relations);
     }
     if (!names.length) continue; // nothing in the pool has this colour
@@ -71,6 +75,9 @@ export function render(bs, { reducedMotion }) {
       const who = names.length === 1 ? names[0] : `${names[0]} to ${names[names.length - 1]}`;
       desc = `${who}: ${count(names.length)} ${names.length === 1 ? 'relation' : 'relations'}, ${size}. ${r.doc || ''}`.trim();
     }
+    // The shape each colour's cells also carry, in words, so no entry is told by colour alone.
+    const known = shapes.filter(Boolean);
+    if (known.length) desc = `${desc}${desc ? ' ' : ''}${known.length > 1 ? 'Shapes' : 'Shape'}: ${known.map(shapeName).join(', ')}.`;
     roles.push(item(sw.length > 1 ? row(...sw) : sw[0], r.label, desc, sw.length > 1));
   }
   $('legend-relations').replaceChildren(...roles);
@@ -93,6 +100,11 @@ export function render(bs, { reducedMotion }) {
     marks.push(p);
   }
   $('legend-marks').replaceChildren(...marks);
+}
+
+// shapeName writes a pattern of grid.Patterns in words.
+function shapeName(p) {
+  return { plain: 'none', square: 'square', dash: 'dash', bar: 'bar', backslash: 'falling line', box: 'outlined square', plus: 'plus', slash: 'rising line' }[p] || p;
 }
 
 // showAggregate explains aggregated pixels when the current zoom has them.

@@ -16,6 +16,9 @@ import { boot, fatal, openLab, waitForFrame } from './boot.js';
 import { readQuery, readStep, splitParams, State } from './url.js';
 import { Guide } from './guide.js';
 import * as embedSnippet from './snippet.js';
+import { EventLog } from './eventlog.js';
+import { init as initKeys } from './keys.js';
+import { fitStage } from './layout.js';
 import * as modules from './labs/index.js';
 
 const $ = (id) => document.getElementById(id);
@@ -52,9 +55,20 @@ function markTab(name) {
   }
 }
 
+// nudge moves the speed slider d rungs, as the reader would.
+function nudge(d) {
+  const slider = $('speed');
+  const v = Math.max(0, Math.min(Number(slider.max), Number(slider.value) + d));
+  if (slider.disabled || v === Number(slider.value)) return;
+  slider.value = String(v);
+  slider.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
 async function start() {
   errors.init();
+  initKeys({ slower: () => nudge(-1), faster: () => nudge(1) });
   const query = readQuery();
+  fitStage($('grid'));
   const booted = await boot(__WASM_URL__);
   if (!booted) return;
   const { bs, canvas } = booted;
@@ -75,6 +89,7 @@ async function start() {
   const counters = new Counters();
   const exportCard = new ExportCard(bs);
   const sqlPanel = new SQLPanel();
+  const eventLog = new EventLog();
   let pointer = null; // last client point over the grid, for live tooltip updates
   let page = {};
   let playback = null;
@@ -138,6 +153,7 @@ async function start() {
       || 'Every change starts the run again. The same settings and seed always give the same run, so the address of this page reproduces what you see.';
     controls.build(lab, page);
     counters.build(lab);
+    eventLog.build(lab);
     if (page.mount) page.mount({ bs, panel: $('lab-panel'), wide: $('lab-wide'), pause: () => bs.pause() });
     guide.show(page, lab);
   };
@@ -276,6 +292,7 @@ async function start() {
     playback.update(s);
     counters.update(s, controls.params);
     exportCard.update(s);
+    eventLog.update(s);
     if (page.update) page.update(s);
     showGridView(bs.view()); // the canvas may have been resized
     if (pointer && tooltip.visible) tooltip.show(bs.inspect(...pointer), ...pointer);
@@ -291,6 +308,14 @@ async function start() {
   playback.update(bs.stats());
   await waitForFrame(bs, 0);
   $('progress').hidden = true;
+  // Ebiten focused its canvas at start and host.js took the focus away, which leaves Tab's
+  // starting point at the canvas; start it from the top again, so the first Tab reaches the
+  // skip link. Not when the reader has focused something meanwhile.
+  if (!document.activeElement || document.activeElement === document.body) {
+    document.body.tabIndex = -1;
+    document.body.focus({ preventScroll: true });
+    document.body.removeAttribute('tabindex');
+  }
   document.body.dataset.ready = '1';
 }
 

@@ -69,6 +69,7 @@ type App struct {
 	changes  uint64 // counts changes to the simulation, for caching its hash
 	hash     string
 	hashAt   uint64
+	tally    tally // the lab's events of interest since the run was built
 
 	tl      timeline // the commands the run was given, for seeking back (time.go)
 	job     *job     // a seek or a search under way, or nil
@@ -186,6 +187,7 @@ func (a *App) attach(l lab.Lab, v param.Values, run lab.Run) {
 	a.lab, a.values, a.run = l, v, run
 	a.tl, a.job, a.timeMsg = timeline{}, nil, ""
 	a.runs++
+	a.tally.reset(l.Events())
 	mk := a.views[l.Info().Name]
 	if mk == nil {
 		mk = labview.NewDefault
@@ -298,6 +300,7 @@ func (a *App) step(n int, d deadline) (int, error) {
 // note passes the events of one chunk of steps to the grid.
 func (a *App) note(events []sim.Event, flash bool) {
 	a.changes++
+	a.tally.note(events)
 	a.view.note(events, flash, a.lv)
 }
 
@@ -334,6 +337,7 @@ func (a *App) Apply(text string) error {
 		a.record(c, err != nil) // an until is only steps, which replay needs no record of
 	}
 	a.changes++
+	a.tally.note(s.Events())
 	a.view.note(s.Events(), true, a.lv)
 	a.syncLegend()
 	return err

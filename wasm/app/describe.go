@@ -7,6 +7,7 @@ import (
 	"github.com/bufferscope/bufferscope/sim/lab"
 	"github.com/bufferscope/bufferscope/sim/labs"
 	"github.com/bufferscope/bufferscope/sim/param"
+	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
 // Stats is where the run and playback stand, for the page's panel and the tests. Counters
@@ -30,6 +31,9 @@ type Stats struct {
 	Counters      any            `json:"counters"`
 	View          map[string]any `json:"view,omitempty"` // what the lab's view measures (labview.View.Stats)
 	Time          TimeInfo       `json:"time"`           // the timeline: its end, the lab's events, a job under way
+	// Events counts the lab's events of interest (LabInfo.Events) since the run was built,
+	// by kind: the page's event log writes the difference between two stats in words.
+	Events map[string]uint64 `json:"events"`
 }
 
 // Stats returns the stats now.
@@ -41,7 +45,8 @@ func (a *App) Stats() Stats {
 		Seed: a.values["seed"], Seeded: a.run.Seeded(), Done: a.run.Done(), Playing: a.playing,
 		Speed: a.speed, SpeedLabel: speedOf(a.speed).Label, SpeedParam: speedOf(a.speed).Param,
 		Rate: math.Round(a.rate.rate), Counters: a.run.Counters(), View: a.lv.Stats(),
-		Time: a.Time(),
+		Time:   a.Time(),
+		Events: a.tally.byKind(),
 	}
 	if a.failure != "" {
 		f := a.failure
@@ -64,9 +69,10 @@ type LabInfo struct {
 
 // EventInfo is one kind of event a reader may want to find.
 type EventInfo struct {
-	Kind  string `json:"kind"` // sim.EventKind.String: "evict"
-	Label string `json:"label"`
-	Doc   string `json:"doc"`
+	Kind   string `json:"kind"` // sim.EventKind.String: "evict"
+	Label  string `json:"label"`
+	Plural string `json:"plural"` // the label for several: "evictions"; "" when it has none
+	Doc    string `json:"doc"`
 }
 
 // Labs describes every lab of sim/labs, in order.
@@ -79,7 +85,7 @@ func (a *App) Labs() []LabInfo {
 			Params: l.Params().Fields(), Counters: lab.Describe(l.Counters()),
 		}
 		for _, e := range l.Events() {
-			li.Events = append(li.Events, EventInfo{Kind: e.Kind.String(), Label: e.Label, Doc: e.Doc})
+			li.Events = append(li.Events, EventInfo{Kind: e.Kind.String(), Label: e.Label, Plural: e.Plural, Doc: e.Doc})
 		}
 		out = append(out, li)
 	}
@@ -100,6 +106,7 @@ type RoleInfo struct {
 	Label     string   `json:"label"`
 	Doc       string   `json:"doc"`
 	Color     string   `json:"color"`
+	Pattern   string   `json:"pattern"` // the shape its cells carry besides the colour (grid.Patterns)
 	Relations []string `json:"relations"`
 }
 
@@ -124,7 +131,7 @@ func (a *App) Legend() LegendInfo {
 	t, l := a.view.theme, a.view.legend
 	out := LegendInfo{Roles: []RoleInfo{}, Marks: []MarkInfo{}, Empty: EmptyColors{Color: t.Empty.Hex(), Edge: t.EmptyEdge.Hex()}}
 	for i, r := range l.Roles {
-		out.Roles = append(out.Roles, RoleInfo{Key: r.Key, Label: r.Label, Doc: r.Doc, Color: t.Rel(i).Hex(), Relations: []string{}})
+		out.Roles = append(out.Roles, RoleInfo{Key: r.Key, Label: r.Label, Doc: r.Doc, Color: t.Rel(i).Hex(), Pattern: grid.Pattern(i), Relations: []string{}})
 	}
 	for i, r := range a.run.Sim().Relations() {
 		if role := l.RoleOf(i); role >= 0 && role < len(out.Roles) {

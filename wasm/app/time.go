@@ -321,7 +321,9 @@ func (a *App) runJob(d deadline) error {
 			}
 		}
 		left := j.target - a.at()
-		_, err := a.forward(int(min(left, 1<<30)), d.stop(), nil)
+		// The grid is brought up to date when the seek ends; the tally counts the events on
+		// the way, so that stats().events are the run's at every step, however reached.
+		_, err := a.forward(int(min(left, 1<<30)), d.stop(), func(events []sim.Event, _ bool) { a.tally.note(events) })
 		a.changes++
 		if err != nil {
 			a.endJob()

@@ -377,6 +377,8 @@ type cellFlash struct{ read, write, drop float64 }
 //
 //   - empty: Empty, with an outline in EmptyEdge when the cell is 10 px or more
 //   - fill: the relation's colour, faded towards the background for low usage counts
+//   - pattern: the role's pattern (Pattern) in the top-left corner (9 px or more), so
+//     roles differ by more than colour
 //   - dirty: a triangle in the top-right corner (cells of 3 px or more); smaller cells
 //     darken towards the ink instead
 //   - pinned: a bar down the left side (4 px or more)
@@ -403,7 +405,8 @@ func (p *Painter) cell(x, y, side int, code Code, fl cellFlash) {
 	if code.Dirty() && side < 3 {
 		dirty = dirtyLevels - 1
 	}
-	i := p.pal.index(p.pal.relIndex(code.Rel()), min(code.Usage(), maxUsage), dirty)
+	rel := p.pal.relIndex(code.Rel())
+	i := p.pal.index(rel, min(code.Usage(), maxUsage), dirty)
 	fill, ink := p.pal.fill[i], p.pal.ink[i]
 	if readF > 0 {
 		fill = Mix(unpack(fill), p.pal.flash, flashStrength*readF).pixel()
@@ -418,13 +421,16 @@ func (p *Painter) cell(x, y, side int, code Code, fl cellFlash) {
 	if side < 3 {
 		return
 	}
+	bar := max(1, side/6)
+	if side >= patternMin {
+		p.pattern(x+bar+max(1, side/10), y+max(1, side/10), max(3, side/4), p.pal.role(rel), Mix(unpack(fill), unpack(ink), 0.75).pixel())
+	}
 	if code.Dirty() {
 		t := max(2, (side*2+2)/5)
 		for i := range t {
 			p.rect(x+side-(t-i), y+i, t-i, 1, ink)
 		}
 	}
-	bar := max(1, side/6)
 	if side >= 4 && code.Pinned() {
 		p.rect(x, y, bar, side, ink)
 	}
@@ -439,6 +445,48 @@ func (p *Painter) cell(x, y, side int, code Code, fl cellFlash) {
 	if writeF > 0 {
 		w := Mix(unpack(fill), unpack(ink), writeF).pixel()
 		p.frame(x, y, side, 1, w)
+	}
+}
+
+// patternMin is the smallest cell, in pixels, that shows its role's pattern.
+const patternMin = 9
+
+// Patterns are the shapes that tell roles apart without colour, in role order; the roles
+// repeat them after the last, as they repeat colours.
+var Patterns = [...]string{"plain", "square", "dash", "bar", "backslash", "box", "plus", "slash"}
+
+// Pattern returns the name of role's pattern ("plain" for an empty buffer or role 0).
+func Pattern(role int) string {
+	if role < 0 {
+		return Patterns[0]
+	}
+	return Patterns[role%len(Patterns)]
+}
+
+// pattern draws role's pattern in ink in the g×g square at (x, y).
+func (p *Painter) pattern(x, y, g, role int, ink uint32) {
+	t := max(1, g/5) // stroke
+	m := (g - t) / 2 // where a centred stroke starts
+	switch role % len(Patterns) {
+	case 1: // square
+		p.rect(x, y, g, g, ink)
+	case 2: // dash
+		p.rect(x, y+m, g, t, ink)
+	case 3: // bar
+		p.rect(x+m, y, t, g, ink)
+	case 4: // backslash
+		for i := range g - t + 1 {
+			p.rect(x+i, y+i, t, t, ink)
+		}
+	case 5: // box
+		p.frame(x, y, g, t, ink)
+	case 6: // plus
+		p.rect(x, y+m, g, t, ink)
+		p.rect(x+m, y, t, g, ink)
+	case 7: // slash
+		for i := range g - t + 1 {
+			p.rect(x+g-t-i, y+i, t, t, ink)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -385,6 +386,66 @@ func TestPaintDropFlash(t *testing.T) {
 		p.Paint(b)
 		if got, want := p.At(b.Layout.OX, b.Layout.OY), Mix(theme.Empty, theme.Burn, dropStrength); got != want {
 			t.Errorf("%s: burning block %v, want %v", theme.Name, got, want)
+		}
+	}
+}
+
+// TestPatternsTellRolesApart paints one clean cell of each of the first len(Patterns)
+// roles and compares their shapes alone (which pixels differ from the cell's fill): every
+// role's shape differs from every other's, so roles differ by more than their colour. Small
+// cells show no pattern.
+func TestPatternsTellRolesApart(t *testing.T) {
+	n := len(Patterns)
+	f := frameOf(64, 400, 400, testLight)
+	for r := range n {
+		f.Codes[r] = MakeCode(r, 5, false, false)
+	}
+	f.NumRel = n
+	var p Painter
+	p.Paint(f)
+	l := f.Layout
+	shape := func(id int) string {
+		x, y, s := l.CellRect(id)
+		fill := p.At(x+s/2, y+s/2)
+		var b strings.Builder
+		for yy := y; yy < y+s; yy++ {
+			for xx := x; xx < x+s; xx++ {
+				if p.At(xx, yy) != fill {
+					b.WriteByte('#')
+				} else {
+					b.WriteByte('.')
+				}
+			}
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	seen := map[string]int{}
+	for r := range n {
+		s := shape(r)
+		if o, ok := seen[s]; ok {
+			t.Errorf("roles %d (%s) and %d (%s) have the same shape:\n%s", o, Pattern(o), r, Pattern(r), s)
+		}
+		seen[s] = r
+	}
+	if Pattern(n) != Pattern(0) || Pattern(-1) != "plain" {
+		t.Errorf("Pattern(%d) = %q, Pattern(-1) = %q; the patterns repeat after the last, and an empty buffer has none", n, Pattern(n), Pattern(-1))
+	}
+
+	small := frameOf(16384, 400, 400, testLight)
+	small.Codes[0] = MakeCode(1, 5, false, false)
+	small.NumRel = 2
+	var q Painter
+	q.Paint(small)
+	x, y, s := small.Layout.CellRect(0)
+	if s >= patternMin {
+		t.Fatalf("cells of %d px; this part needs small ones", s)
+	}
+	for yy := y; yy < y+s; yy++ {
+		for xx := x; xx < x+s; xx++ {
+			if q.At(xx, yy) != q.At(x, y) {
+				t.Errorf("a %d px cell has a pattern at (%d, %d)", s, xx-x, yy-y)
+			}
 		}
 	}
 }

@@ -347,3 +347,12 @@ func (p *palette) relIndex(rel int) int {
 	}
 	return rel
 }
+
+// role returns the legend role a relation index is drawn as: roles repeat after the
+// theme's last, as Theme.Rel's colours do.
+func (p *palette) role(rel int) int {
+	if n := len(p.theme.Roles); n > 0 && rel >= 0 {
+		return rel % n
+	}
+	return rel
+}

@@ -79,8 +79,8 @@ func (Lab) Counters() any { return &Counters{} }
 // Events are what a reader of the drop lab may want to find next.
 func (Lab) Events() []lab.EventSpec {
 	return []lab.EventSpec{
-		{Kind: sim.EvInvalidate, Label: "buffer dropped", Doc: "InvalidateBuffer empties a buffer of a dropped relation, unwritten."},
-		{Kind: sim.EvLookup, Label: "lookup", Doc: "A block is looked up in the buffer mapping table."},
+		{Kind: sim.EvInvalidate, Label: "buffer dropped", Plural: "buffers dropped", Doc: "InvalidateBuffer empties a buffer of a dropped relation, unwritten."},
+		{Kind: sim.EvLookup, Label: "lookup", Plural: "lookups", Doc: "A block is looked up in the buffer mapping table."},
 	}
 }
 

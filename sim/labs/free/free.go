@@ -102,9 +102,9 @@ func (Lab) Counters() any { return &Counters{} }
 // Events are what a reader of free play may want to find next.
 func (Lab) Events() []lab.EventSpec {
 	return []lab.EventSpec{
-		{Kind: sim.EvEvict, Label: "eviction", Doc: "The clock sweep evicts a valid page to make room."},
-		{Kind: sim.EvWALFlush, Label: "WAL flush", Doc: "XLogFlush writes and syncs WAL."},
-		{Kind: sim.EvWrite, Label: "page write", Doc: "A dirty page is written (FlushBuffer)."},
+		{Kind: sim.EvEvict, Label: "eviction", Plural: "evictions", Doc: "The clock sweep evicts a valid page to make room."},
+		{Kind: sim.EvWALFlush, Label: "WAL flush", Plural: "WAL flushes", Doc: "XLogFlush writes and syncs WAL."},
+		{Kind: sim.EvWrite, Label: "page write", Plural: "page writes", Doc: "A dirty page is written (FlushBuffer)."},
 	}
 }
 

@@ -170,10 +170,10 @@ func (Lab) Counters() any { return &Counters{} }
 
 // The lab's events.
 var events = []lab.EventSpec{
-	{Kind: EvHintLost, Label: "hint lost", Doc: "_bt_killitems dropped a scan's hints: the leaf's LSN moved while the pin was dropped, or a split moved the items."},
-	{Kind: EvHintSet, Label: "hint set", Doc: "Items were marked LP_DEAD."},
-	{Kind: EvSplit, Label: "split", Doc: "A full leaf with nothing to delete split in two."},
-	{Kind: EvVacuumWait, Label: "VACUUM waiting", Doc: "VACUUM's LockBufferForCleanup found another backend pinning the leaf and waits (BM_PIN_COUNT_WAITER)."},
+	{Kind: EvHintLost, Label: "hint lost", Plural: "hints lost", Doc: "_bt_killitems dropped a scan's hints: the leaf's LSN moved while the pin was dropped, or a split moved the items."},
+	{Kind: EvHintSet, Label: "hint set", Plural: "hints set", Doc: "Items were marked LP_DEAD."},
+	{Kind: EvSplit, Label: "split", Plural: "splits", Doc: "A full leaf with nothing to delete split in two."},
+	{Kind: EvVacuumWait, Label: "VACUUM waiting", Plural: "VACUUM waits", Doc: "VACUUM's LockBufferForCleanup found another backend pinning the leaf and waits (BM_PIN_COUNT_WAITER)."},
 }
 
 // Events lists the events a reader may look for.

@@ -89,9 +89,9 @@ func (Lab) Counters() any { return &Counters{} }
 // Events are what a reader of the ring lab may want to find next.
 func (Lab) Events() []lab.EventSpec {
 	return []lab.EventSpec{
-		{Kind: sim.EvWALFlush, Label: "WAL flush", Doc: "WAL is written and synced: by VACUUM forced to (its ring came round to an unflushed page), a commit, or the WAL writer."},
-		{Kind: sim.EvWrite, Label: "page written", Doc: "A dirty page is handed to the kernel, WAL flushed past its LSN first."},
-		{Kind: sim.EvEvict, Label: "eviction", Doc: "A page leaves shared buffers for another: a foreground page pushed out, or a ring buffer reused."},
+		{Kind: sim.EvWALFlush, Label: "WAL flush", Plural: "WAL flushes", Doc: "WAL is written and synced: by VACUUM forced to (its ring came round to an unflushed page), a commit, or the WAL writer."},
+		{Kind: sim.EvWrite, Label: "page written", Plural: "pages written", Doc: "A dirty page is handed to the kernel, WAL flushed past its LSN first."},
+		{Kind: sim.EvEvict, Label: "eviction", Plural: "evictions", Doc: "A page leaves shared buffers for another: a foreground page pushed out, or a ring buffer reused."},
 	}
 }
 

@@ -7,7 +7,7 @@
 import { LogChart } from '../../chart.js';
 import * as experiments from '../../experiments.js';
 import { exportButtons, tableRows } from '../../exports.js';
-import { count, seconds } from '../../format.js';
+import { count, plural, seconds } from '../../format.js';
 import { fraction } from './format.js';
 import { LARGE_POOL } from './drop.js';
 
@@ -177,7 +177,7 @@ export class CurveCard {
 
   thresholdLabel(tb) {
     const t = this.lab.params.threshold || 'NB/32';
-    const name = t === 'NB/32' ? 'NBuffers/32' : t.startsWith('NB/') ? t.replace('NB/', 'NBuffers/') : `${count(tb)} blocks`;
+    const name = t === 'NB/32' ? 'NBuffers/32' : t.startsWith('NB/') ? t.replace('NB/', 'NBuffers/') : `${plural(tb, 'block')}`;
     return `threshold: ${name}`;
   }
 
@@ -222,13 +222,13 @@ export class CurveCard {
       return 'On a primary both curves are the full scan: the lookups need the exact size of every fork, which smgrnblocks_cached gives only in recovery.';
     }
     const c = crossover(xs, scan, lookup);
-    const th = `PostgreSQL 14 switches to the full scan at ${this.thresholdLabel(tb).replace('threshold: ', '')} (${count(tb)} blocks)`;
+    const th = `PostgreSQL 14 switches to the full scan at ${this.thresholdLabel(tb).replace('threshold: ', '')} (${plural(tb, 'block')})`;
     if (!c) {
       return lookup[0] > scan[0]
         ? `In ${what}, the full scan wins at every size shown, from ${fraction(xs[0], nb)}. ${th}.`
         : `In ${what}, the lookups win at every size shown, up to ${fraction(xs[xs.length - 1], nb)}. ${th}.`;
     }
-    return `In ${what}, the lookups are faster for a relation of up to about ${fraction(c.x, nb)} (${count(Math.round(c.x))} blocks), the full scan beyond. ${th}.`;
+    return `In ${what}, the lookups are faster for a relation of up to about ${fraction(c.x, nb)} (${plural(Math.round(c.x), 'block')}), the full scan beyond. ${th}.`;
   }
 
   table(pts) {

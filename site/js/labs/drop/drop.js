@@ -3,7 +3,7 @@
 // threshold and the pace of modelled time).
 
 import { set, text } from '../../counters.js';
-import { count, seconds } from '../../format.js';
+import { count, plural, seconds } from '../../format.js';
 import { fraction, timeScale } from './format.js';
 
 const $ = (id) => document.getElementById(id);
@@ -75,23 +75,23 @@ export class DropLab {
     const size = single ? (single.nb ? Math.max(Math.floor(nb / single.size), 1) : single.size) : largest;
     let tables = `${count(relations)} ${relations === 1 ? 'relation' : 'relations'}`;
     if (single) tables += ` of ${count(size)} ${size === 1 ? 'block' : 'blocks'}`;
-    notes.tables = `${tables}: ${count(blocks)} blocks in all, ${pct(blocks / nb)} of the pool.`;
+    notes.tables = `${tables}: ${plural(blocks, 'block')} in all, ${pct(blocks / nb)} of the pool.`;
 
     if (p.op === 'vacuum') notes.transactions = 'VACUUM cannot run inside a transaction block: each table is vacuumed and truncated on its own.';
     else if (p.transactions === 'single') notes.transactions = `One commit drops all ${count(relations)} relations at once: their blocks count together against the threshold, and a full scan checks each buffer against all of them (by binary search beyond 20).`;
 
     const pg14 = p.policy === 'pg14';
     const tb = this.thresholdBlocks();
-    let tnote = `= ${count(tb)} blocks of ${count(nb)} (${fraction(tb, nb)}${p.threshold === 'NB/32' ? ', PostgreSQL\'s value' : ''}).`;
-    if (!pg14) tnote = `Only PostgreSQL 14's choice uses the threshold (${count(tb)} blocks).`;
+    let tnote = `= ${plural(tb, 'block')} of ${count(nb)} (${fraction(tb, nb)}${p.threshold === 'NB/32' ? ', PostgreSQL\'s value' : ''}).`;
+    if (!pg14) tnote = `Only PostgreSQL 14's choice uses the threshold (${plural(tb, 'block')}).`;
     else if (p.mode === 'primary') tnote += ' On a primary it does not matter: every drop scans.';
     else if (p.op !== 'vacuum') {
       const one = p.transactions === 'single';
       const hi = one ? blocks : largest;
       const lo = one ? blocks : smallest;
-      if (hi < tb) tnote += ` Each drop here removes ${lo === hi ? '' : 'at most '}${count(hi)} blocks, below it: expect lookups.`;
-      else if (lo >= tb) tnote += ` Each drop here removes ${lo === hi ? '' : 'at least '}${count(lo)} blocks, not below it: expect full scans.`;
-      else tnote += ` The drops here remove ${count(lo)} to ${count(hi)} blocks: expect lookups for the small relations and full scans for the large.`;
+      if (hi < tb) tnote += ` Each drop here removes ${lo === hi ? '' : 'at most '}${plural(hi, 'block')}, below it: expect lookups.`;
+      else if (lo >= tb) tnote += ` Each drop here removes ${lo === hi ? '' : 'at least '}${plural(lo, 'block')}, not below it: expect full scans.`;
+      else tnote += ` The drops here remove ${count(lo)} to ${plural(hi, 'block')}: expect lookups for the small relations and full scans for the large.`;
     }
     notes.threshold = tnote;
     return notes;
@@ -120,7 +120,7 @@ export class DropLab {
     const v = d.done ? 1 : d.relations > 0 ? rel / d.relations : 0;
     if (Number(bar.value) !== v) bar.value = v;
     text('d-threshold', this.params.policy === 'pg14'
-      ? `Threshold: ${count(d.thresholdBlocks)} blocks (${fraction(d.thresholdBlocks, s.nbuffers)}) per drop.`
+      ? `Threshold: ${plural(d.thresholdBlocks, 'block')} (${fraction(d.thresholdBlocks, s.nbuffers)}) per drop.`
       : this.params.policy === 'pg13' ? 'PostgreSQL 13 scans the pool for every drop.' : 'Lookups are forced on whenever the sizes are cached.');
     let scale = timeScale(s.view && s.view.timeScale);
     if (s.error) scale = 'Stopped: reset to start again.';

@@ -6,7 +6,7 @@
 import { LogChart } from '../../chart.js';
 import * as experiments from '../../experiments.js';
 import { exportButtons } from '../../exports.js';
-import { count, seconds } from '../../format.js';
+import { count, plural, seconds } from '../../format.js';
 import { fraction, nanoseconds } from './format.js';
 import { DIVISORS, compact } from './curve.js';
 
@@ -125,7 +125,7 @@ export class MeasureCard {
     $('measure-chart').querySelector('.chart-empty')?.remove();
     $('measure-summary').textContent = this.sentence();
     const ratio = r.perDescriptor > 0 ? r.perLookup / r.perDescriptor : 0;
-    $('measure-detail').textContent = `Here checking a descriptor took ${nanoseconds(r.perDescriptor)}, and a lookup ${nanoseconds(r.perLookup)} on top of invalidating the buffer, which both paths do` +
+    $('measure-detail').textContent = `Here checking a descriptor took ${took(r.perDescriptor)}, and a lookup ${took(r.perLookup)} on top of invalidating the buffer, which both paths do` +
       `${ratio > 0 ? ` (as much as ${ratio.toFixed(ratio < 10 ? 1 : 0)} checks)` : ''}; the model prices them from their parts (bufferscope drop --costs): 1.5 ns and 65 ns while they fit in the CPU cache, 5 ns and 145 ns beyond. ` +
       'The simulator\'s descriptors are smaller than PostgreSQL\'s 64 bytes and its lookups take no partition lock, so this is the crossover of its own data structures on your device. ' +
       `Pool of ${count(r.nbuffers)} buffers; each size was timed ${r.reps} times and the times averaged, leaving out pauses of the device` +
@@ -139,13 +139,13 @@ export class MeasureCard {
   sentence() {
     const r = this.result;
     const nb = r.nbuffers;
-    const pg = `PostgreSQL assumes NBuffers/32 (${count(nb / 32)} blocks here)`;
+    const pg = `PostgreSQL assumes NBuffers/32 (${plural(nb / 32, 'block')} here)`;
     const name = (x) => fraction(x, nb).replace('NB/', 'NBuffers/').replace(/^NB$/, 'NBuffers');
     const blocks = r.sizes.map((s) => s.blocks);
     const lo = Math.min(...blocks);
     const hi = Math.max(...blocks);
     const sizes = r.sizes.slice().sort((a, b) => a.blocks - b.blocks);
-    if (r.within) return `On this device the lookups stop winning at about ${name(r.crossover)} (${count(Math.round(r.crossover))} blocks); ${pg}.`;
+    if (r.within) return `On this device the lookups stop winning at about ${name(r.crossover)} (${plural(Math.round(r.crossover), 'block')}); ${pg}.`;
     if (sizes[0].lookup >= sizes[0].scan) {
       return `On this device the full scan won already at ${name(lo)}, the smallest size measured${r.crossover > 0 ? `; the fitted lines meet at about ${name(r.crossover)}` : ''}. ${pg}.`;
     }
@@ -177,4 +177,10 @@ export class MeasureCard {
   redraw() {
     this.chart.render();
   }
+}
+
+// took writes a measured time, or says the browser's clock was too coarse to see it: without
+// cross-origin isolation browsers round their clock to 0.1 ms or more.
+function took(s) {
+  return s > 0 ? nanoseconds(s) : 'less than this browser\'s clock can measure';
 }
