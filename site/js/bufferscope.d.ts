@@ -443,6 +443,7 @@ export interface StatsBase {
 export interface EventKind {
   kind: string; // "evict", "walflush"; a lab's own events are "event64" and up
   label: string; // "eviction"
+  plural: string; // "evictions"; "" when the label has none
   doc: string;
 }
 

@@ -82,12 +82,21 @@ func (a *App) Labs() []LabInfo {
 		info := l.Info()
 		li := LabInfo{
 			Name: info.Name, Title: info.Title, Summary: info.Summary, Command: info.Command,
-			Params: l.Params().Fields(), Counters: lab.Describe(l.Counters()),
+			Params: l.Params().Fields(), Counters: lab.Describe(l.Counters()), Events: eventInfos(l.Events()),
 		}
-		for _, e := range l.Events() {
-			li.Events = append(li.Events, EventInfo{Kind: e.Kind.String(), Label: e.Label, Plural: e.Plural, Doc: e.Doc})
+		if len(li.Events) == 0 {
+			li.Events = nil // labs() leaves out a lab's events when it has none
 		}
 		out = append(out, li)
+	}
+	return out
+}
+
+// eventInfos describes a lab's events of interest, as labs() and stats().time list them.
+func eventInfos(specs []lab.EventSpec) []EventInfo {
+	out := []EventInfo{}
+	for _, e := range specs {
+		out = append(out, EventInfo{Kind: e.Kind.String(), Label: e.Label, Plural: e.Plural, Doc: e.Doc})
 	}
 	return out
 }

@@ -116,13 +116,7 @@ func frac(a, b uint64) float64 {
 }
 
 // events returns the lab's events of interest.
-func (a *App) events() []EventInfo {
-	out := []EventInfo{}
-	for _, e := range a.lab.Events() {
-		out = append(out, EventInfo{Kind: e.Kind.String(), Label: e.Label, Doc: e.Doc})
-	}
-	return out
-}
+func (a *App) events() []EventInfo { return eventInfos(a.lab.Events()) }
 
 // at returns the step the run is at.
 func (a *App) at() uint64 { return a.run.Sim().Stats().Steps }
