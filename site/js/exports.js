@@ -348,6 +348,10 @@ export class SQLPanel {
       copy.textContent = 'Copy';
       copy.setAttribute('aria-describedby', h.id);
       const pre = document.createElement('pre');
+      // A long statement scrolls sideways: the block takes focus so keys can scroll it.
+      pre.tabIndex = 0;
+      pre.setAttribute('role', 'region');
+      pre.setAttribute('aria-labelledby', h.id);
       const code = document.createElement('code');
       code.textContent = b.code.trim();
       pre.append(code);
