@@ -7,17 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/chromedp"
 )
 
 // These tests drive the drop lab (site/index.html?lab=drop): its replay against the headless
@@ -213,27 +208,7 @@ func TestDropChartRenders(t *testing.T) {
 // checks the files.
 func checkExports(t *testing.T, p *page) {
 	t.Helper()
-	dir := t.TempDir()
-	p.do(waitTimeout, "allowing downloads", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir})
-		return err
-	}))
-	saved := func(button, name string) []byte {
-		t.Helper()
-		p.click(button)
-		path := filepath.Join(dir, name)
-		deadline := time.Now().Add(waitTimeout)
-		for {
-			if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
-				return b
-			}
-			if time.Now().After(deadline) {
-				entries, _ := os.ReadDir(dir)
-				t.Fatalf("%s saved no %s within %v (the folder holds %v)", button, name, waitTimeout, entries)
-			}
-			time.Sleep(pollInterval)
-		}
-	}
+	saved := downloads(t, p)
 	const base = "bufferscope-drop-chart-128MB-truncate-recovery"
 	csv := string(saved("#curve-csv", base+".csv"))
 	lines := strings.Split(strings.TrimSpace(csv), "\r\n")

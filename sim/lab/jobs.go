@@ -78,3 +78,27 @@ func (a Args) Ints(name string, lo, hi int, def []int) ([]int, error) {
 	}
 	return out, nil
 }
+
+// Values reads the parameters of table t from a job's arguments, where the page sends them
+// as text, with over replacing some, and checks them as the address's are checked: the
+// first problem is the error.
+func (a Args) Values(t *Table, over map[string]string) (Values, error) {
+	in := map[string]string{}
+	for _, p := range t.Params {
+		s, err := a.String(p.Key, "")
+		if err != nil {
+			return nil, err
+		}
+		if s != "" {
+			in[p.Key] = s
+		}
+	}
+	for k, v := range over {
+		in[k] = v
+	}
+	v, problems := t.Parse(in)
+	if len(problems) > 0 {
+		return nil, problems[0]
+	}
+	return v, nil
+}

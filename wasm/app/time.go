@@ -8,6 +8,7 @@ import (
 
 	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
+	"github.com/bufferscope/bufferscope/wasm/playback"
 )
 
 // Time travel: seek, step back and "next event", for every lab through its shape.
@@ -387,14 +388,4 @@ func (a *App) rebuild() error {
 }
 
 // group writes n with thousands separators: 1,000,000.
-func group(n uint64) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func group(n uint64) string { return playback.Group(int64(n)) }

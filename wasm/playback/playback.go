@@ -63,13 +63,13 @@ func Label(speed float64) string {
 	case speed >= 1e6 && math.Mod(speed, 1e5) == 0:
 		return strconv.FormatFloat(speed/1e6, 'f', -1, 64) + "M steps/s"
 	case speed >= 1000:
-		return group(int64(math.Round(speed))) + " steps/s"
+		return Group(int64(math.Round(speed))) + " steps/s"
 	}
 	return strconv.FormatFloat(speed, 'f', -1, 64) + " steps/s"
 }
 
-// group writes n with commas between groups of three digits.
-func group(n int64) string {
+// Group writes n with commas between groups of three digits: 1,000,000.
+func Group(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	var b strings.Builder
 	for i, r := range s {

@@ -22,26 +22,14 @@ var policiesCompared = []Policy{KeepPin, DropPin}
 // table's.
 var DefaultClients = []int{10, 20, 40, 70, 110, 160, 230, 310, 400, 500, 650, 800}
 
-// valuesOf reads the lab's parameters from a job's arguments, with over replacing some.
-func valuesOf(a lab.Args, over map[string]string) (lab.Values, error) {
-	in := map[string]string{}
-	for _, p := range table.Params {
-		s, err := a.String(p.Key, "")
-		if err != nil {
-			return nil, err
-		}
-		if s != "" {
-			in[p.Key] = s
-		}
+// runWith runs the page's settings in a, with over replacing some.
+func runWith(a lab.Args, over map[string]string) (Result, error) {
+	v, err := a.Values(table, over)
+	if err != nil {
+		return Result{}, err
 	}
-	for k, v := range over {
-		in[k] = v
-	}
-	v, problems := table.Parse(in)
-	if len(problems) > 0 {
-		return nil, problems[0]
-	}
-	return v, nil
+	cfg, nb, dur, slice := ConfigOf(v)
+	return Run(cfg, nb, dur, slice)
 }
 
 // runCompare runs the page's settings under each policy of policiesCompared with the same
@@ -53,12 +41,7 @@ func runCompare(a lab.Args, _ func() float64, progress lab.Progress) (map[string
 		if progress != nil && !progress(i, len(policiesCompared), pol.String(), true) {
 			return nil, lab.ErrCancelled
 		}
-		v, err := valuesOf(a, map[string]string{"policy": pol.String()})
-		if err != nil {
-			return nil, err
-		}
-		cfg, nb, dur, slice := ConfigOf(v)
-		r, err := Run(cfg, nb, dur, slice)
+		r, err := runWith(a, map[string]string{"policy": pol.String()})
 		if err != nil {
 			return nil, err
 		}
@@ -95,12 +78,7 @@ func runClients(a lab.Args, _ func() float64, progress lab.Progress) (map[string
 			if progress != nil && !progress(i*len(policiesCompared)+j, total, fmt.Sprintf("%d clients, %s", c, pol), true) {
 				return nil, lab.ErrCancelled
 			}
-			v, err := valuesOf(a, map[string]string{"policy": pol.String(), "clients": strconv.Itoa(c)})
-			if err != nil {
-				return nil, err
-			}
-			cfg, nb, dur, slice := ConfigOf(v)
-			r, err := Run(cfg, nb, dur, slice)
+			r, err := runWith(a, map[string]string{"policy": pol.String(), "clients": strconv.Itoa(c)})
 			if err != nil {
 				return nil, err
 			}

@@ -21,19 +21,9 @@ var DefaultSweepKB = []int{128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 
 // and returns per ring: kB, ring buffers, VACUUM's seconds and own WAL flushes, and the
 // foreground's hit ratio and TPS.
 func runSweep(a lab.Args, _ func() float64, progress lab.Progress) (map[string]any, error) {
-	in := map[string]string{}
-	for _, p := range table.Params {
-		s, err := a.String(p.Key, "")
-		if err != nil {
-			return nil, err
-		}
-		if s != "" {
-			in[p.Key] = s
-		}
-	}
-	v, problems := table.Parse(in)
-	if len(problems) > 0 {
-		return nil, problems[0]
+	v, err := a.Values(table, nil)
+	if err != nil {
+		return nil, err
 	}
 	kbs, err := a.Ints("rings", minRingKB, maxRingKB, DefaultSweepKB)
 	if err != nil {
