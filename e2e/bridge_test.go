@@ -74,7 +74,7 @@ const gridCanvas = "#grid canvas"
 
 func (p *page) stats() stats {
 	p.t.Helper()
-	return eval[stats](p, `bufferscope.stats()`)
+	return eval[stats](p, `bufferscope.stats({hash: true})`)
 }
 
 // step runs n steps through the bridge, checks that it ran exactly n, and returns the

@@ -44,6 +44,18 @@ func TestGridShowsTheSimulation(t *testing.T) {
 	if st.Counters.ClockHand != native.Pool.ClockHand() {
 		t.Errorf("stats().counters.clockHand = %d, the native simulation's %d", st.Counters.ClockHand, native.Pool.ClockHand())
 	}
+	// The hash reads every descriptor, so only a caller that asks pays for it; a bad
+	// argument is ignored and stats come back as usual.
+	for call, want := range map[string]bool{`bufferscope.stats()`: false, `bufferscope.stats({})`: false,
+		`bufferscope.stats(7)`: false, `bufferscope.stats({hash: true})`: true} {
+		got := eval[map[string]any](p, call)
+		if _, has := got["hash"]; has != want || got["step"] != float64(steps) {
+			t.Errorf("%s: hash present %v (want %v), step %v", call, has, want, got["step"])
+		}
+	}
+	if h := eval[string](p, `bufferscope.snapshotHash()`); h != st.Hash {
+		t.Errorf("snapshotHash() = %s, stats({hash: true}).hash %s", h, st.Hash)
+	}
 	// The tests emulate prefers-color-scheme: light; the grid's colours come from the lab's
 	// legend.
 	theme := grid.ThemeFor(&grid.Light, freeLegend(native))

@@ -47,9 +47,9 @@ import (
 //	bufferscope.reset()                 {ok}: same lab, same parameters, same seed
 //	bufferscope.setSeed(n | "digits")   {ok, seed, warnings}
 //	bufferscope.apply(commandText)      {ok, error?}: one sim.ParseCommand line
-//	bufferscope.stats()                 {lab, step, now, nbuffers, sharedBuffers, seed, seeded, done, playing, speed,
+//	bufferscope.stats({hash}?)          {lab, step, now, nbuffers, sharedBuffers, seed, seeded, done, playing, speed,
 //	                                      speedLabel, speedParam, rate, frames, fps, tps, updateMs, paintMs, error, events,
-//	                                      counters: {…the lab's counters by key…}, view?: {…}, hash,
+//	                                      counters: {…the lab's counters by key…}, view?: {…}, hash (only when asked),
 //	                                      time: {end, rewind, events: [{kind, label, doc}], message, job, run}}
 //	bufferscope.subscribe(fn) → id      fn(stats without hash) about 10×/s while anything changes, at once when a
 //	                                      run ends
@@ -410,10 +410,22 @@ func (b *bridge) apply(args []js.Value) any {
 	return map[string]any{"ok": true}
 }
 
-func (b *bridge) stats([]js.Value) any { return b.statsMap(true) }
+// stats returns the stats; stats({hash: true}) adds Sim.Hash. The hash reads every
+// descriptor (seconds at 100 GB), so the page, which asks for stats many times a second,
+// never pays for it; the tests that compare runs ask for it.
+func (b *bridge) stats(args []js.Value) any {
+	o := arg(args, 0)
+	if missing(o) {
+		return b.statsMap(false)
+	}
+	if !isObject(o) {
+		consoleWarn("bufferscope.stats takes nothing or {hash: true}; ignored a " + o.Type().String())
+		return b.statsMap(false)
+	}
+	return b.statsMap(o.Get("hash").Truthy())
+}
 
-// statsMap returns the stats; withHash adds Sim.Hash, which reads the whole pool and is
-// left out of the 10-per-second notifications.
+// statsMap returns the stats; withHash adds Sim.Hash.
 func (b *bridge) statsMap(withHash bool) map[string]any {
 	m := object(b.app.Stats(), map[string]any{
 		"frames":   theGame.frames,

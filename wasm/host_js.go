@@ -69,3 +69,5 @@ func dispatch(name string, detail any) {
 
 // consoleError logs to the browser console.
 func consoleError(args ...any) { global.Get("console").Call("error", args...) }
+
+func consoleWarn(args ...any) { global.Get("console").Call("warn", args...) }

@@ -14,7 +14,7 @@
 // - Page callbacks (subscribers, events) run from microtasks, after the call that caused
 //   them has returned, never inside Go.
 // - The same parameters and seed and the same sequence of `step(n)` calls give the same
-//   `hash` as the lab does natively (sim/labs: the lab's New, then Step(n)), whatever the
+//   `stats({hash: true}).hash` as the lab does natively (sim/labs: the lab's New, then Step(n)), whatever the
 //   speed and however the steps fell into frames.
 //
 // Every lab has the same shape: `load({lab, …})` picks one and reads its parameters with
@@ -430,7 +430,7 @@ export interface StatsBase {
   updateMs: number; // Go time per Ebiten tick, averaged over a second
   paintMs: number; // of which painting and uploading pixels
   error: string | null; // why playback stopped, until reset or load
-  hash?: string; // Sim.Hash, 16 hex digits; only from stats(), not in subscriber calls
+  hash?: string; // Sim.Hash, 16 hex digits; only from stats({hash: true}), which reads every descriptor
   /** What the lab's view adds (the drop lab: timeScale, modelled seconds per second shown). */
   view?: Record<string, number | string | boolean>;
   /** How many of each of the lab's events of interest (Lab.events, by kind) the run has had. */
@@ -645,7 +645,8 @@ export interface Bufferscope {
   setSeed(seed: number | string): { ok: true; seed: string; warnings: string[] } | Failure;
   /** Applies one command as sim.ParseCommand reads it: "checkpoint", "pin b=0 rel=pgbench_branches blk=0", … */
   apply(command: string): { ok: true } | Failure;
-  stats(): Stats;
+  /** Where the run stands; {hash: true} adds Sim.Hash, which reads the whole pool (seconds at 100 GB). */
+  stats(options?: { hash?: boolean }): Stats;
   /** fn(stats) runs at once, then about 10 times a second while anything changes, and at once when a run ends. */
   subscribe(fn: (stats: Stats) => void): number | Failure;
   unsubscribe(id: number): { ok: boolean };
