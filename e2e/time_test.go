@@ -57,7 +57,7 @@ func still(p *page, step uint64) timeStats {
 	p.t.Helper()
 	waitJS[bool](p, waitTimeout, fmt.Sprintf("the run to stand at step %d", step),
 		fmt.Sprintf(`(s => s.step === %d && !s.playing && !s.time.job)(bufferscope.stats())`, step))
-	return eval[timeStats](p, `bufferscope.stats()`)
+	return eval[timeStats](p, `bufferscope.stats({hash: true})`)
 }
 
 // urlStep waits until the address names step.
@@ -202,4 +202,50 @@ func TestLongSeekShowsProgressAndCancels(t *testing.T) {
 	if bad := eval[map[string]any](p, `bufferscope.seek(-1)`); bad["ok"] != false || !strings.Contains(fmt.Sprint(bad["error"]), "whole number") {
 		t.Errorf("seek(-1) gave %v", bad)
 	}
+}
+
+// TestLargePoolIsAnnouncedFirst: building a pool of several gigabytes keeps WebAssembly busy
+// for a moment, so the page first says over the grid that it is building it, whether the
+// reader chose the size in the form or comes back to a lab whose remembered pool is large;
+// then the pool is the size asked for and the word is gone.
+func TestLargePoolIsAnnouncedFirst(t *testing.T) {
+	const size, nbuffers = "20GB", 20 << 30 / 8192
+	p := openPage(t, "/?shared_buffers=128MB&play=0")
+	eval[bool](p, `(window.announced = [], new MutationObserver(() => {
+		const o = document.querySelector("#progress");
+		if (!o.hidden) announced.push(document.querySelector("#progress-text").textContent);
+	}).observe(document.querySelector("#progress"), {attributes: true, childList: true, subtree: true}), true)`)
+	built := func(how string) {
+		t.Helper()
+		waitJS[bool](p, waitTimeout, how+": the pool to be built and the word to go",
+			fmt.Sprintf(`bufferscope.stats().nbuffers === %d && document.querySelector("#progress").hidden`, nbuffers))
+		said := eval[[]string](p, `announced.splice(0)`)
+		if len(said) == 0 || !strings.Contains(said[len(said)-1], "Building a pool of "+size) {
+			t.Errorf("%s: the grid said %q, want \"Building a pool of %s…\"", how, said, size)
+		}
+	}
+	p.choose("#p-shared_buffers", size)
+	built("chosen in the form")
+	p.click("#lab-drop")
+	waitJS[bool](p, waitTimeout, "the drop lab", `bufferscope.stats().lab === "drop"`)
+	p.click("#lab-free")
+	built("back to free play")
+	if st := eval[map[string]any](p, `bufferscope.stats()`); st["lab"] != "free" || st["sharedBuffers"] != size {
+		t.Errorf("back in free play: lab %v, shared_buffers %v", st["lab"], st["sharedBuffers"])
+	}
+}
+
+// TestLeavingALabAbandonsItsJobs leaves the drop lab while its chart is being computed in
+// the worker: the job is abandoned, and what the worker still says of it must not reach
+// the page that has gone (openPage fails the test on any exception in the console).
+func TestLeavingALabAbandonsItsJobs(t *testing.T) {
+	p := openPage(t, "/?lab=drop&shared_buffers=4GB&play=0")
+	waitJS[bool](p, waitTimeout, "the chart's experiments to be under way",
+		`document.querySelector("#curve-progress-text").textContent.startsWith("Experiment ")`)
+	p.click("#lab-free")
+	waitJS[bool](p, waitTimeout, "free play", `bufferscope.stats().lab === "free"`)
+	// The worker answers in order: once the drop lab's chart is computed again, whatever it
+	// had to say about the abandoned job has reached the page.
+	p.click("#lab-drop")
+	waitJS[bool](p, waitTimeout, "the drop lab's chart to be computed again", `document.querySelector("#curve-card")?.dataset.state === "done"`)
 }

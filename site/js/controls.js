@@ -8,6 +8,9 @@ import * as errors from './errors.js';
 
 const $ = (id) => document.getElementById(id);
 
+// afterPaint resolves once the browser has drawn what the page just changed.
+export const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+
 // BIG_POOL is the shared_buffers, in bytes, from which building the pool makes the page
 // wait long enough to need a word first.
 const BIG_POOL = 4 * 2 ** 30;
@@ -163,28 +166,38 @@ export class Controls {
     }
   }
 
-  // loadSoon is load for a change the reader made: building a large pool takes WebAssembly
-  // a second or more, during which the page cannot answer, so the grid first says so and
-  // the browser draws that before the work starts.
+  // loadSoon is load for a change the reader made: a large pool is announced first
+  // (building), and the browser draws that before the work starts.
   loadSoon(params) {
-    const bytes = poolBytes(params.shared_buffers);
-    if (bytes < BIG_POOL) {
+    if (!this.building(params)) {
       this.load(params);
       return;
     }
-    const overlay = $('progress');
-    const bar = $('progress-bar');
-    overlay.hidden = false;
-    bar.hidden = false;
-    bar.removeAttribute('value');
-    $('progress-text').textContent = `Building a pool of ${params.shared_buffers.trim()}… the page answers again when it is ready.`;
-    requestAnimationFrame(() => requestAnimationFrame(() => {
+    afterPaint().then(() => {
       try {
         this.load(params);
       } finally {
-        overlay.hidden = true;
+        this.built();
       }
-    }));
+    });
+  }
+
+  // building says over the grid that a pool of params' shared_buffers is being built, when
+  // it is large enough (BIG_POOL) that WebAssembly keeps the page busy for a moment, and
+  // reports whether it did; built takes the word away. The caller lets the browser paint
+  // (afterPaint) before it loads.
+  building(params) {
+    if (!params || poolBytes(params.shared_buffers) < BIG_POOL) return false;
+    const bar = $('progress-bar');
+    $('progress').hidden = false;
+    bar.hidden = false;
+    bar.removeAttribute('value');
+    $('progress-text').textContent = `Building a pool of ${params.shared_buffers.trim()}… the page answers again when it is ready.`;
+    return true;
+  }
+
+  built() {
+    $('progress').hidden = true;
   }
 
   // load rebuilds the simulation from params and shows what was wrong with them under

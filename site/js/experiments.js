@@ -71,8 +71,10 @@ function receive(w, msg) {
 }
 
 // run asks the worker for the job named kind of the lab params.lab names, with params. It returns
-// {promise, cancel}: the promise resolves to the result, or to null when the job was
+// {promise, cancel, abandon}: the promise resolves to the result, or to null when the job was
 // cancelled, and rejects with a WorkerError. onProgress(done, total, label) follows it.
+// abandon is cancel for a job whose page has gone (another lab's tab was opened): the worker
+// stops it, and neither its progress nor its promise is heard of again.
 export function run(kind, params, onProgress) {
   let w;
   try {
@@ -89,6 +91,9 @@ export function run(kind, params, onProgress) {
     promise,
     cancel() {
       if (jobs.has(id)) w.postMessage({ type: 'cancel', id });
+    },
+    abandon() {
+      if (jobs.delete(id)) w.postMessage({ type: 'cancel', id });
     },
   };
 }

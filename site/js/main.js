@@ -8,7 +8,7 @@ import * as theme from './theme.js';
 import * as legend from './legend.js';
 import { Counters, showView } from './counters.js';
 import { ExportCard, SQLPanel } from './exports.js';
-import { Controls } from './controls.js';
+import { Controls, afterPaint } from './controls.js';
 import { Playback } from './playback.js';
 import { Tooltip, Inspector } from './inspect.js';
 import { init as initInput } from './input.js';
@@ -169,15 +169,33 @@ async function start() {
 
   // switchLab shows another lab with the settings it had last (its defaults the first
   // time); fromAddress applies the address instead, after Back or Forward.
+  let switching = 0; // counts switches, so a switch that waits for a paint can tell it was overtaken
   const switchLab = (name, fromAddress = null) => {
     const next = byName(name);
     if (!next || next === lab && !fromAddress) return;
     bs.pause();
+    const params = fromAddress ? splitParams(next, fromAddress.values).params : state.params[name];
+    const mine = ++switching;
+    if (controls.building(params)) {
+      // A large pool: the word goes up over the lab shown now, and the switch happens once
+      // it is drawn, unless another switch came first.
+      afterPaint().then(() => {
+        try {
+          if (mine === switching) enterLab(next, name, params, fromAddress);
+        } finally {
+          controls.built();
+        }
+      });
+      return;
+    }
+    enterLab(next, name, params, fromAddress);
+  };
+  // enterLab is switchLab's work: the lab's page, its run, and playback or the address's step.
+  const enterLab = (next, name, params, fromAddress) => {
     errors.clear();
     if (fromAddress) state.follow(name);
     else state.show(name);
     show(next);
-    const params = fromAddress ? splitParams(next, fromAddress.values).params : state.params[name];
     if (fromAddress) chosen[name] = fromAddress.page.speed !== undefined;
     const r = controls.load(params, fromAddress ? 'Some settings in the address were not valid' : null);
     const speed = fromAddress && chosen[name] ? fromAddress.page.speed : chosen[name] ? state.speed[name] : defaultSpeed();
@@ -196,6 +214,7 @@ async function start() {
 
   // The address first: bad values are explained and replaced with safe ones.
   show(lab);
+  if (controls.building(first.params)) await afterPaint();
   const res = controls.load(first.params, null);
   const sp = playback.setSpeed(query.page.speed !== undefined ? query.page.speed : defaultSpeed());
   problems.push(

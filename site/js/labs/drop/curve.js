@@ -282,8 +282,10 @@ export class CurveCard {
 
   // redraw draws the chart again in the theme in effect.
   // cancel stops the experiment under way, when the lab is left.
-  cancel() {
-    if (this.job) this.job.cancel();
+  // abandon stops the job under way for good: the lab's page is going.
+  abandon() {
+    if (this.job) this.job.abandon();
+    this.job = null;
   }
 
   redraw() {

@@ -193,8 +193,8 @@ export default {
   },
 
   unmount() {
-    if (curve) curve.cancel();
-    if (measure) measure.cancel();
+    if (curve) curve.abandon();
+    if (measure) measure.abandon();
     lab = curve = measure = null;
   },
 };

@@ -170,8 +170,10 @@ export class MeasureCard {
   }
 
   // cancel stops the experiment under way, when the lab is left.
-  cancel() {
-    if (this.job) this.job.cancel();
+  // abandon stops the job under way for good: the lab's page is going.
+  abandon() {
+    if (this.job) this.job.abandon();
+    this.job = null;
   }
 
   redraw() {

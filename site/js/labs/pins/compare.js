@@ -191,4 +191,10 @@ export class CompareCards {
     for (const j of this.jobs) j.cancel();
     this.jobs = [];
   }
+
+  // abandon stops the jobs under way for good: the lab's page is going.
+  abandon() {
+    for (const j of this.jobs) j.abandon();
+    this.jobs = [];
+  }
 }

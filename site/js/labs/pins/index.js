@@ -184,7 +184,7 @@ export default {
   },
 
   unmount() {
-    if (compare) compare.cancel();
+    if (compare) compare.abandon();
     chart = summary = leaves = compare = exports = null;
     last = '';
   },

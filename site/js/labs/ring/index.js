@@ -162,8 +162,10 @@ class RingCard {
     this.chart.render();
   }
 
-  cancel() {
-    if (this.job) this.job.cancel();
+  // abandon stops the job under way for good: the lab's page is going.
+  abandon() {
+    if (this.job) this.job.abandon();
+    this.job = null;
   }
 }
 
@@ -252,7 +254,7 @@ export default {
   },
 
   unmount() {
-    if (card) card.cancel();
+    if (card) card.abandon();
     card = null;
   },
 };
