@@ -185,7 +185,7 @@ const stateJS = `(() => {
 	if (panel && !panel.hidden) out.push("error panel: " + JSON.stringify(panel.innerText.trim()));
 	try {
 		const s = bufferscope.stats();
-		out.push("stats: " + JSON.stringify({step: s.step, nbuffers: s.nbuffers, playing: s.playing, frames: s.frames, hash: s.hash, error: s.error}));
+		out.push("stats: " + JSON.stringify({step: s.step, nbuffers: s.nbuffers, playing: s.playing, frames: s.frames, error: s.error}));
 	} catch (e) {
 		out.push("stats: " + e);
 	}

@@ -138,7 +138,7 @@ func TestStepBackScrubAndNextEvent(t *testing.T) {
 		t.Errorf("the next-event button says %q, want it to name the lab's event", label)
 	}
 	p.click("#next-event")
-	st := waitJS[timeStats](p, waitTimeout, "the search to end", `(s => !s.time.job && s.time.message && s)(bufferscope.stats())`)
+	st := waitJS[timeStats](p, waitTimeout, "the search to end", `(s => !s.time.job && s.time.message && s)(bufferscope.stats({hash: true}))`)
 	if !strings.HasPrefix(st.Time.Message, "Next ") || st.Step <= 600 {
 		t.Fatalf("next event from 600: at %d, %q", st.Step, st.Time.Message)
 	}
