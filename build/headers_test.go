@@ -222,18 +222,7 @@ func TestCheckSiteNeedsCSP(t *testing.T) {
 // X-Frame-Options, which would override nothing in browsers that know
 // frame-ancestors but forbid framing in those that do not, is sent for none.
 func TestOnlyTheEmbedIsFramable(t *testing.T) {
-	rules, err := readHeaderRules("../" + netlifyConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := loadSite("../site")
-	if err != nil {
-		t.Fatal(err)
-	}
-	assets, err := s.build(fakeCode)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules, assets := rulesAndSite(t)
 	paths := []string{"/"}
 	for _, a := range assets {
 		if strings.HasSuffix(a.path, ".html") {
@@ -285,18 +274,7 @@ func TestFrameAncestors(t *testing.T) {
 // page that was removed or not yet added. The site is built with fake compiled
 // code, which changes only the hashes in the file names.
 func TestNetlifyConfigPathsExist(t *testing.T) {
-	rules, err := readHeaderRules("../" + netlifyConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := loadSite("../site")
-	if err != nil {
-		t.Fatal(err)
-	}
-	assets, err := s.build(fakeCode)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules, assets := rulesAndSite(t)
 	built := map[string]bool{}
 	for _, a := range assets {
 		built[a.path] = true
@@ -354,4 +332,22 @@ func TestNamesBuiltPath(t *testing.T) {
 			t.Errorf("namesBuiltPath(%q) = %v, want %v", tc.pattern, got, tc.want)
 		}
 	}
+}
+
+// rulesAndSite reads the Netlify header rules and builds the site with fake code.
+func rulesAndSite(t *testing.T) (headerRules, []*asset) {
+	t.Helper()
+	rules, err := readHeaderRules("../" + netlifyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := loadSite("../site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets, err := s.build(fakeCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules, assets
 }

@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/sim/lab"
 	simpins "github.com/bufferscope/bufferscope/sim/labs/pins"
+	"github.com/bufferscope/bufferscope/wasm/labview"
 )
 
-// The inspector lists a leaf's items as bt_page_items does, with its LSN and counts, and
-// says nothing about an empty buffer.
-func TestInspectLeaf(t *testing.T) {
+// steppedView is the view of a pins run of 20 clients in an 8MB pool, stepped steps times.
+func steppedView(t *testing.T, steps int) (labview.View, lab.Run) {
+	t.Helper()
 	l := simpins.Lab{}
 	vals, _ := l.Params().Parse(map[string]string{"shared_buffers": "8MB", "clients": "20"})
 	run, err := l.New(vals)
@@ -20,9 +22,16 @@ func TestInspectLeaf(t *testing.T) {
 	}
 	v := NewView()
 	v.Attach(run, run.Legend(), func(int32) int { return -1 })
-	if _, err := v.Step(run, 20000, nil, nil); err != nil {
+	if _, err := v.Step(run, steps, nil, nil); err != nil {
 		t.Fatal(err)
 	}
+	return v, run
+}
+
+// The inspector lists a leaf's items as bt_page_items does, with its LSN and counts, and
+// says nothing about an empty buffer.
+func TestInspectLeaf(t *testing.T) {
+	v, run := steppedView(t, 20000)
 	s := run.Sim()
 	found := false
 	for id := range s.Pool.NBuffers {
@@ -54,17 +63,7 @@ func TestInspectLeaf(t *testing.T) {
 // Stats names the leftmost leaves' buffers in key order, and each one's item states agree
 // with the inspector's counts.
 func TestStatsNameTheLeftmostLeaves(t *testing.T) {
-	l := simpins.Lab{}
-	vals, _ := l.Params().Parse(map[string]string{"shared_buffers": "8MB", "clients": "20"})
-	run, err := l.New(vals)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := NewView()
-	v.Attach(run, run.Legend(), func(int32) int { return -1 })
-	if _, err := v.Step(run, 50000, nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	v, _ := steppedView(t, 50000)
 	ids := strings.Split(v.Stats()["leafBuffers"].(string), ",")
 	if len(ids) != leavesShown {
 		t.Fatalf("leafBuffers = %v, want %d buffers", ids, leavesShown)
