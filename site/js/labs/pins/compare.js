@@ -12,35 +12,30 @@ import { count } from '../../format.js';
 const $ = (id) => document.getElementById(id);
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-export const HTML = `    <section class="card chart-card" id="pins-compare-card" aria-labelledby="pins-compare-heading">
+// card is the markup of one experiment card named by prefix: its heading, its run, PNG and
+// CSV buttons, a note, the body that shows the result, and its progress bar with Cancel.
+const card = (prefix, heading, run, note, body) => `    <section class="card chart-card" id="${prefix}-card" aria-labelledby="${prefix}-heading">
       <div class="card-head">
-        <h2 id="pins-compare-heading">Both policies, same seed</h2>
+        <h2 id="${prefix}-heading">${heading}</h2>
         <div class="card-actions">
-          <button type="button" id="pins-compare-run" class="small-button">Run both policies</button>
-          <button type="button" id="pins-compare-png" class="small-button" disabled>PNG</button>
-          <button type="button" id="pins-compare-csv" class="small-button" disabled>CSV</button>
+          <button type="button" id="${prefix}-run" class="small-button">${run}</button>
+          <button type="button" id="${prefix}-png" class="small-button" disabled>PNG</button>
+          <button type="button" id="${prefix}-csv" class="small-button" disabled>CSV</button>
         </div>
       </div>
-      <p class="muted small">The settings above, run once keeping the leaf pin and once dropping it, in the background: TPS per slice, on one scale.</p>
-      <div class="pins-compare" id="pins-compare" role="img" aria-labelledby="pins-compare-heading" aria-describedby="pins-compare-summary"></div>
-      <div class="job" id="pins-compare-job" hidden><progress id="pins-compare-progress"></progress> <span id="pins-compare-text"></span> <button type="button" id="pins-compare-cancel" class="small-button">Cancel</button></div>
-      <p id="pins-compare-summary" class="summary"></p>
-    </section>
-    <section class="card chart-card" id="pins-clients-card" aria-labelledby="pins-clients-heading">
-      <div class="card-head">
-        <h2 id="pins-clients-heading">Transactions per second against clients</h2>
-        <div class="card-actions">
-          <button type="button" id="pins-clients-run" class="small-button">Run the sweep</button>
-          <button type="button" id="pins-clients-png" class="small-button" disabled>PNG</button>
-          <button type="button" id="pins-clients-csv" class="small-button" disabled>CSV</button>
-        </div>
-      </div>
-      <p class="muted small">The published client counts, 10 to 800, under both policies with the settings above: 24 runs in the background.</p>
-      <div class="chart" id="pins-clients"></div>
-      <div class="job" id="pins-clients-job" hidden><progress id="pins-clients-progress"></progress> <span id="pins-clients-text"></span> <button type="button" id="pins-clients-cancel" class="small-button">Cancel</button></div>
-      <p id="pins-clients-summary" class="summary"></p>
+      <p class="muted small">${note}</p>
+      ${body}
+      <div class="job" id="${prefix}-job" hidden><progress id="${prefix}-progress"></progress> <span id="${prefix}-text"></span> <button type="button" id="${prefix}-cancel" class="small-button">Cancel</button></div>
+      <p id="${prefix}-summary" class="summary"></p>
     </section>
 `;
+
+export const HTML = card('pins-compare', 'Both policies, same seed', 'Run both policies',
+  'The settings above, run once keeping the leaf pin and once dropping it, in the background: TPS per slice, on one scale.',
+  '<div class="pins-compare" id="pins-compare" role="img" aria-labelledby="pins-compare-heading" aria-describedby="pins-compare-summary"></div>')
+  + card('pins-clients', 'Transactions per second against clients', 'Run the sweep',
+    'The published client counts, 10 to 800, under both policies with the settings above: 24 runs in the background.',
+    '<div class="chart" id="pins-clients"></div>');
 
 // job runs an experiment with a progress bar and cancel button named by prefix.
 function job(prefix, kind, args, onDone) {
