@@ -189,14 +189,12 @@ func (p *Pool) readBuffer(b *Backend, tag BufferTag, ri int) (int, error) {
 		}
 		if p.pinBuffer(b, id, n) {
 			p.Stats.Hits++
-			p.Stats.IO[BAS_NORMAL].Hits++
 			p.emitBackend(EvHit, b, id)
 			return id, nil
 		}
 	}
 	// A miss, or a buffer found without BM_VALID: read the page. It is read under
 	// BM_IO_IN_PROGRESS; a step is atomic, so the flag is never seen.
-	p.Stats.IO[BAS_NORMAL].Reads++
 	p.readPage(b, id, rel, tag)
 	return id, nil
 }
@@ -343,10 +341,6 @@ again:
 	}
 	p.pinBufferLocked(b, id, n)
 	d := &p.desc[id]
-	ctx := BAS_NORMAL
-	if p.strategy != nil {
-		ctx = p.strategy.Type
-	}
 	if d.State.Has(BM_DIRTY) {
 		// The conditional share lock on the content always succeeds: no backend holds a
 		// content lock between steps.
@@ -361,7 +355,9 @@ again:
 			p.flushBuffer(id, ByBackend)
 		}
 		p.Stats.DirtyWrites++
-		p.Stats.IO[ctx].Writes++
+		if s := p.strategy; s != nil {
+			p.Stats.IO[s.Type].Writes++
+		}
 	}
 	if d.State.Has(BM_TAG_VALID) {
 		key := packTag(d.Tag)
@@ -370,10 +366,12 @@ again:
 		p.table.delete(key, hash)
 		if s := p.strategy; s != nil && s.fromRing {
 			s.Reuses++
-			p.Stats.IO[ctx].Reuses++
+			p.Stats.IO[s.Type].Reuses++
 		} else {
 			p.Stats.Evictions++
-			p.Stats.IO[ctx].Evictions++
+			if s != nil {
+				p.Stats.IO[s.Type].Evictions++
+			}
 		}
 		p.emitBackend(EvEvict, b, id)
 	}

@@ -20,10 +20,27 @@ type Stats struct {
 	Lookups            uint64 // mapping-table lookups
 	SweepPasses        uint64 // complete passes of the clock hand
 	Invalidated        uint64 // buffers dropped by InvalidateBuffer
-	// IO splits what backends did through ReadBuffer by pg_stat_io context, indexed by
-	// BufferAccessStrategyType (normal, bulkread, bulkwrite, vacuum): summed over the
-	// contexts, Hits, Reads, Writes, Evictions are Hits, Misses, DirtyWrites, Evictions.
+	// IO counts what backends did through a ring, by its pg_stat_io context, indexed by
+	// BufferAccessStrategyType; IO[BAS_NORMAL] stays zero: IOIn derives the normal context
+	// from the totals.
 	IO [numStrategies]IOCounts
+}
+
+// IOIn returns what backends did in pg_stat_io context ctx: through rings of that type, or,
+// for the normal context, everything else (the pool's Hits, Misses, DirtyWrites and
+// Evictions less what the rings did).
+func (s *Stats) IOIn(ctx BufferAccessStrategyType) IOCounts {
+	if ctx != BAS_NORMAL {
+		return s.IO[ctx]
+	}
+	n := IOCounts{Reads: s.Misses, Hits: s.Hits, Writes: s.DirtyWrites, Evictions: s.Evictions}
+	for _, r := range s.IO[BAS_NORMAL+1:] {
+		n.Reads -= r.Reads
+		n.Hits -= r.Hits
+		n.Writes -= r.Writes
+		n.Evictions -= r.Evictions
+	}
+	return n
 }
 
 // IOCounts mirrors the operations pg_stat_io counts for one context of one backend type

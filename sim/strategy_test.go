@@ -227,7 +227,7 @@ func TestIOCountsByContext(t *testing.T) {
 	}
 	read(t, p, b, r, 15, nil, false) // a hit without a ring
 	read(t, p, b, r, 14, s, false)   // a hit through the ring
-	vac, normal := p.Stats.IO[BAS_VACUUM], p.Stats.IO[BAS_NORMAL]
+	vac, normal := p.Stats.IOIn(BAS_VACUUM), p.Stats.IOIn(BAS_NORMAL)
 	if vac.Reads != 16 || vac.Hits != 1 || vac.Reuses != s.Reuses || vac.Reuses == 0 || vac.Writes != s.Written || vac.Writes == 0 {
 		t.Errorf("vacuum context %+v; the ring reused %d and wrote %d", vac, s.Reuses, s.Written)
 	}
@@ -235,7 +235,8 @@ func TestIOCountsByContext(t *testing.T) {
 		t.Errorf("normal context %+v, want one hit", normal)
 	}
 	var sum IOCounts
-	for _, c := range p.Stats.IO {
+	for ctx := range BufferAccessStrategyType(numStrategies) {
+		c := p.Stats.IOIn(ctx)
 		sum.Reads += c.Reads
 		sum.Hits += c.Hits
 		sum.Writes += c.Writes

@@ -38,37 +38,30 @@ type IORow struct {
 	Fsyncs      *uint64
 }
 
-// BackendTyper is a Run whose simulated backends are not client backends as pg_stat_io
-// names them (a standby's replay is the startup process).
-type BackendTyper interface {
-	BackendType() string
-}
-
-// BackendTypeOf returns the pg_stat_io backend_type of run's backends: "client backend"
-// unless the run says otherwise.
-func BackendTypeOf(r Run) string {
-	if bt, ok := r.(BackendTyper); ok {
-		if t := bt.BackendType(); t != "" {
-			return t
-		}
+// BackendType returns the pg_stat_io backend_type of s's backends: the startup process when
+// the pool replays WAL (Pool.InRecovery), a client backend otherwise.
+func BackendType(s *sim.Sim) string {
+	if s.Pool.InRecovery {
+		return "startup"
 	}
 	return "client backend"
 }
 
 // StatIO returns the pool's I/O as pg_stat_io rows, from the counters every pool keeps
-// (sim.Stats and its IO by context): the backends' relation I/O in each context, named
-// backendType; the background writer's and the checkpointer's writes; and the WAL flushes of
+// (sim.Stats and its IO by context): the backends' relation I/O in each context, named by
+// BackendType; the background writer's and the checkpointer's writes; and the WAL flushes of
 // the WAL writer and of everybody else. The rows are the same, in the same order, for every
 // run.
 //
 // Reference: src/backend/utils/activity/pgstat_io.c, pgstat_tracks_io_op (reuses are not
 // tracked in the normal context, the background writer and checkpointer never read).
-func StatIO(s *sim.Sim, backendType string) []IORow {
+func StatIO(s *sim.Sim) []IORow {
+	backendType := BackendType(s)
 	st := s.Stats()
 	n := func(v uint64) *uint64 { return &v }
 	var rows []IORow
 	for ctx := sim.BAS_NORMAL; ctx <= sim.BAS_VACUUM; ctx++ {
-		io := st.IO[ctx]
+		io := st.IOIn(ctx)
 		r := IORow{BackendType: backendType, Object: "relation", Context: ctx.String(), OpBytes: sim.BLCKSZ,
 			Reads: n(io.Reads), Writes: n(io.Writes), Hits: n(io.Hits), Evictions: n(io.Evictions)}
 		if ctx != sim.BAS_NORMAL {

@@ -83,7 +83,7 @@ type StatIO struct {
 
 // PgStatIO returns the pool's I/O so far as pg_stat_io rows (lab.StatIO).
 func (a *App) PgStatIO() StatIO {
-	rows := lab.StatIO(a.run.Sim(), lab.BackendTypeOf(a.run))
+	rows := lab.StatIO(a.run.Sim())
 	out := StatIO{Columns: lab.StatIOColumns, NotModelled: lab.StatIONotModelled}
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)

@@ -151,7 +151,7 @@ func TestPgStatIOAgreesWithTheCounters(t *testing.T) {
 				col[c] = i
 			}
 			sum := map[string]uint64{}
-			bt := lab.BackendTypeOf(a.run)
+			bt := lab.BackendType(a.run.Sim())
 			for _, r := range rows[1:] {
 				if len(r) != len(lab.StatIOColumns) {
 					t.Fatalf("row %v", r)

@@ -92,15 +92,6 @@ type run struct {
 func (r *run) Sim() *sim.Sim { return r.s }
 func (r *run) Done() bool    { return r.s.Done() }
 
-// BackendType is pg_stat_io's name of the process that drops: the startup process on a
-// standby replaying the WAL, a client backend on a primary (lab.BackendTyper).
-func (r *run) BackendType() string {
-	if r.s.Pool.InRecovery {
-		return "startup"
-	}
-	return "client backend"
-}
-
 // Seeded is false: the replay draws no random numbers.
 func (r *run) Seeded() bool           { return false }
 func (r *run) CheckInvariants() error { return r.s.CheckInvariants() }
