@@ -417,6 +417,11 @@ func (p *Pool) xlogFlush(lsn LSN, cause Cause) {
 	if !p.WAL.xlogFlush(lsn) {
 		return
 	}
+	p.flushedWAL(cause, lsn)
+}
+
+// flushedWAL charges and counts a WAL flush that cause made, up to lsn.
+func (p *Pool) flushedWAL(cause Cause, lsn LSN) {
 	p.charge(p.Cost.WALFlush)
 	p.Stats.WALFlushes++
 	switch cause {
@@ -424,6 +429,10 @@ func (p *Pool) xlogFlush(lsn LSN, cause Cause) {
 		p.Stats.WALFlushesBackend++
 	case ByWALWriter:
 		p.Stats.WALFlushesWriter++
+	case ByBgWriter:
+		p.Stats.WALFlushesBgWriter++
+	case ByCheckpoint:
+		p.Stats.WALFlushesCheckpointer++
 	}
 	p.emit(Event{Kind: EvWALFlush, Cause: cause, Buffer: -1, LSN: lsn, Flushed: p.WAL.Flushed})
 }

@@ -261,12 +261,7 @@ func (p *Pool) XLogWrite(upto LSN, cause Cause) bool {
 		return false
 	}
 	p.WAL.Flushed = upto
-	p.charge(p.Cost.WALFlush)
-	p.Stats.WALFlushes++
-	if cause == ByWALWriter {
-		p.Stats.WALFlushesWriter++
-	}
-	p.emit(Event{Kind: EvWALFlush, Cause: cause, Buffer: -1, LSN: upto, Flushed: upto})
+	p.flushedWAL(cause, upto)
 	return true
 }
 

@@ -247,3 +247,27 @@ func TestIOCountsByContext(t *testing.T) {
 		t.Errorf("contexts sum to %+v; the pool counted %d misses, %d hits, %d writes, %d evictions", sum, st.Misses, st.Hits, st.DirtyWrites, st.Evictions)
 	}
 }
+
+// TestWALFlushesByWhoMadeThem: a checkpoint that writes a buffer whose WAL is not yet
+// flushed flushes it itself, and the flush is the checkpointer's, not a backend's.
+// Reference: src/backend/storage/buffer/bufmgr.c, FlushBuffer (XLogFlush before the write)
+func TestWALFlushesByWhoMadeThem(t *testing.T) {
+	s, err := New(Config{NBuffers: 16, Workload: &Workload{WALWriterDelay: Second, BgWriterDelay: Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"relation a blocks=100", "update b=0 rel=a blk=0", "update b=0 rel=a blk=1", "checkpoint"} {
+		c, err := ParseCommand(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Apply(c); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	st := s.Stats()
+	if st.WALFlushesCheckpointer == 0 || st.WALFlushesCheckpointer != st.WALFlushes || st.WALFlushesBackend != 0 || st.WALFlushesBgWriter != 0 {
+		t.Errorf("after a checkpoint of two updated pages: %d WAL flushes, %d the checkpointer's, %d backends', %d the background writer's",
+			st.WALFlushes, st.WALFlushesCheckpointer, st.WALFlushesBackend, st.WALFlushesBgWriter)
+	}
+}

@@ -20,7 +20,7 @@ const StatIONotModelled = "read_time, write_time, writeback_time, extend_time an
 	"(the simulation keeps modelled time per run, not per operation), writebacks and extends " +
 	"(it neither issues writeback requests nor extends relations) and fsyncs of relation files " +
 	"(it does not sync data files); the WAL rows (object wal, as PostgreSQL 18 has them) count " +
-	"each WAL flush as one write and one fsync, the WAL writer's apart from everybody else's"
+	"each WAL flush as one write and one fsync, by the process that made it"
 
 // IORow is one row of pg_stat_io: what one backend type did to one kind of object in one
 // context. A nil count is NULL: an operation PostgreSQL does not track there, or one the
@@ -50,8 +50,7 @@ func BackendType(s *sim.Sim) string {
 // StatIO returns the pool's I/O as pg_stat_io rows, from the counters every pool keeps
 // (sim.Stats and its IO by context): the backends' relation I/O in each context, named by
 // BackendType; the background writer's and the checkpointer's writes; and the WAL flushes of
-// the WAL writer and of everybody else. The rows are the same, in the same order, for every
-// run.
+// each process. The rows are the same, in the same order, for every run.
 //
 // Reference: src/backend/utils/activity/pgstat_io.c, pgstat_tracks_io_op (reuses are not
 // tracked in the normal context, the background writer and checkpointer never read).
@@ -72,10 +71,14 @@ func StatIO(s *sim.Sim) []IORow {
 	rows = append(rows,
 		IORow{BackendType: "background writer", Object: "relation", Context: "normal", OpBytes: sim.BLCKSZ, Writes: n(st.BgWriterWrites)},
 		IORow{BackendType: "checkpointer", Object: "relation", Context: "normal", OpBytes: sim.BLCKSZ, Writes: n(st.CheckpointWrites)},
-		IORow{BackendType: backendType, Object: "wal", Context: "normal",
-			Writes: n(st.WALFlushes - st.WALFlushesWriter), Fsyncs: n(st.WALFlushes - st.WALFlushesWriter)},
-		IORow{BackendType: "walwriter", Object: "wal", Context: "normal", Writes: n(st.WALFlushesWriter), Fsyncs: n(st.WALFlushesWriter)},
 	)
+	others := st.WALFlushes - st.WALFlushesWriter - st.WALFlushesBgWriter - st.WALFlushesCheckpointer
+	for _, w := range []struct {
+		bt      string
+		flushes uint64
+	}{{backendType, others}, {"background writer", st.WALFlushesBgWriter}, {"checkpointer", st.WALFlushesCheckpointer}, {"walwriter", st.WALFlushesWriter}} {
+		rows = append(rows, IORow{BackendType: w.bt, Object: "wal", Context: "normal", Writes: n(w.flushes), Fsyncs: n(w.flushes)})
+	}
 	return rows
 }
 

@@ -175,7 +175,11 @@ func TestPgStatIOAgreesWithTheCounters(t *testing.T) {
 			for op, want := range map[string]uint64{
 				rel + "hits": st.Hits, rel + "reads": st.Misses, rel + "evictions": st.Evictions, rel + "writes": st.DirtyWrites,
 				"background writer/relation/writes": st.BgWriterWrites, "checkpointer/relation/writes": st.CheckpointWrites,
-				bt + "/wal/fsyncs": st.WALFlushes - st.WALFlushesWriter, "walwriter/wal/fsyncs": st.WALFlushesWriter,
+				bt + "/wal/fsyncs":             st.WALFlushes - st.WALFlushesWriter - st.WALFlushesBgWriter - st.WALFlushesCheckpointer,
+				"walwriter/wal/fsyncs":         st.WALFlushesWriter,
+				"background writer/wal/fsyncs": st.WALFlushesBgWriter,
+				"checkpointer/wal/fsyncs":      st.WALFlushesCheckpointer,
+				"normal/fsyncs":                st.WALFlushes,
 			} {
 				if sum[op] != want {
 					t.Errorf("%s = %d, the pool counted %d", op, sum[op], want)
