@@ -336,9 +336,7 @@ func (a *App) Apply(text string) error {
 	if !until {
 		a.record(c, err != nil) // an until is only steps, which replay needs no record of
 	}
-	a.changes++
-	a.tally.note(s.Events())
-	a.view.note(s.Events(), true, a.lv)
+	a.note(s.Events(), true)
 	a.syncLegend()
 	return err
 }

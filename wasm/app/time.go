@@ -97,9 +97,9 @@ func (a *App) Time() TimeInfo {
 		cur := a.at()
 		info := &JobInfo{Kind: j.kind, Label: j.label, From: j.from, Target: j.target}
 		switch {
-		case j.kind == "seek" && j.target >= j.from && !j.rebuilt:
-			info.Done = frac(cur-j.from, j.target-j.from)
-		case j.kind == "seek":
+		case j.kind == "seek" && j.target < j.from && !j.rebuilt:
+			info.Done = 0 // going back: the run is built again first
+		case j.kind == "seek" && j.target < j.from:
 			info.Done = frac(cur, j.target)
 		default:
 			info.Done = frac(cur-j.from, j.target-j.from)
@@ -128,7 +128,7 @@ func (a *App) at() uint64 { return a.run.Sim().Stats().Steps }
 func (a *App) forward(n int, stop func() bool, note func([]sim.Event, bool)) (int, error) {
 	ran := 0
 	for {
-		if err := a.applyDue(); err != nil {
+		if err := a.applyDue(note); err != nil {
 			return ran, err
 		}
 		if ran >= n || a.run.Done() {
@@ -152,8 +152,9 @@ func (a *App) forward(n int, stop func() bool, note func([]sim.Event, bool)) (in
 	return ran, nil
 }
 
-// applyDue applies the timeline's commands recorded at the current step.
-func (a *App) applyDue() error {
+// applyDue applies the timeline's commands recorded at the current step, passing their
+// events to note as forward passes its steps'.
+func (a *App) applyDue(note func([]sim.Event, bool)) error {
 	s := a.run.Sim()
 	for a.tl.next < len(a.tl.cmds) && a.tl.cmds[a.tl.next].at <= a.at() {
 		c, failed := a.tl.cmds[a.tl.next].cmd, a.tl.cmds[a.tl.next].failed
@@ -161,17 +162,15 @@ func (a *App) applyDue() error {
 		if err := s.Apply(c); err != nil && !failed {
 			return fmt.Errorf("replaying %q at step %d: %w", c, a.at(), err)
 		}
-		a.changes++
-		a.view.note(s.Events(), false, a.lv)
+		note(s.Events(), false)
 		a.syncLegend()
 	}
 	return nil
 }
 
-// record adds command c, just applied at the current step, to the timeline; the future it
-// had recorded beyond this step is dropped (an intervention forks the run).
+// record adds command c, just applied at the current step, to the timeline, whose future
+// the caller has dropped (an intervention forks the run).
 func (a *App) record(c sim.Command, failed bool) {
-	a.dropFuture()
 	if a.tl.lost {
 		return
 	}
@@ -281,11 +280,13 @@ func (a *App) Work(d time.Duration) (bool, error) {
 	return a.job == nil, err
 }
 
-// endJob forgets the job and brings the whole grid up to date: its steps ran without
-// noting their events.
+// endJob forgets the job; after a seek it brings the whole grid up to date, as a seek's
+// steps ran without noting their events to the grid (a search's steps did).
 func (a *App) endJob() {
+	if a.job != nil && a.job.kind == "seek" {
+		a.view.tracker.Invalidate()
+	}
 	a.job = nil
-	a.view.tracker.Invalidate()
 	a.pacer.Drop()
 	a.changes++
 }
@@ -333,6 +334,16 @@ func (a *App) runJob(d deadline) error {
 		}
 		return nil
 	default:
+		// One note for the whole search: it passes each step's events to the grid and
+		// tells whether the event sought came.
+		note := func(events []sim.Event, flash bool) {
+			a.note(events, flash)
+			for k := range events {
+				if events[k].Kind == j.event {
+					j.found = true
+				}
+			}
+		}
 		for i := 0; ; i++ {
 			if a.at() >= j.target {
 				a.endJob()
@@ -344,23 +355,14 @@ func (a *App) runJob(d deadline) error {
 				a.timeMsg = fmt.Sprintf("The run ended at step %s with no further %s.", group(a.at()), j.evLabel)
 				return nil
 			}
-			_, err := a.forward(1, nil, func(events []sim.Event, flash bool) {
-				a.note(events, flash)
-				for k := range events {
-					if events[k].Kind == j.event {
-						j.found = true
-					}
-				}
-			})
+			_, err := a.forward(1, nil, note)
 			if err != nil {
 				a.endJob()
 				a.fail(err)
 				return err
 			}
 			if j.found {
-				a.job = nil
-				a.pacer.Drop()
-				a.changes++
+				a.endJob()
 				a.timeMsg = fmt.Sprintf("Next %s at step %s.", j.evLabel, group(a.at()))
 				return nil
 			}
