@@ -183,6 +183,12 @@ export interface DropCounters {
   cursor: number;
   /** Threshold (blocks) */
   thresholdBlocks: number;
+  /** Blocks dropped (blocks): The blocks of every drop call together. */
+  blocks: number;
+  /** Smallest drop (blocks): The blocks of the smallest drop call (Experiment.DropBlocks). */
+  smallestDrop: number;
+  /** Largest drop (blocks): The blocks of the largest drop call. */
+  largestDrop: number;
 }
 
 /**

@@ -3,6 +3,7 @@ package drop
 import (
 	"fmt"
 	"github.com/bufferscope/bufferscope/sim"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -183,6 +184,29 @@ type Experiment struct {
 	// before the operation: from PostgreSQL 17 it forgets their cached sizes
 	// (sim.Pool.RedoCheckpoint), so a commit that drops them scans the pool.
 	Checkpoint bool
+}
+
+// DropBlocks returns the blocks of one drop call, the smallest and the largest, and of all
+// of them: what each call weighs against BUF_DROP_FULL_SCAN_THRESHOLD. A table drops with
+// its indexes and TOAST in one call, all tables at once in a single transaction; VACUUM
+// truncates each heap alone.
+func (e Experiment) DropBlocks() (smallest, largest, total int) {
+	smallest = math.MaxInt
+	for _, g := range e.Tables {
+		n := g.TableBlocks(e.NBuffers)
+		if e.Op == OpVacuum {
+			n = g.Resolve(e.NBuffers)
+		}
+		total += g.Count * n
+		smallest, largest = min(smallest, n), max(largest, n)
+	}
+	if e.SingleXact && e.Op != OpVacuum {
+		smallest, largest = total, total
+	}
+	if largest == 0 {
+		smallest = 0
+	}
+	return smallest, largest, total
 }
 
 // Result is what one experiment did and how long it took in modelled time.

@@ -40,7 +40,9 @@ func (Lab) New(v lab.Values) (lab.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &run{s: s, nrel: relations(e.Tables)}, nil
+	r := &run{s: s, nrel: relations(e.Tables)}
+	r.smallest, r.largest, r.total = e.DropBlocks()
+	return r, nil
 }
 
 func relations(gs []TableGroup) int {
@@ -71,6 +73,9 @@ type Counters struct {
 	Relations          int     `counter:"relations" label:"Relations" format:"count" hidden:"true"`
 	Cursor             int     `counter:"cursor" label:"Scan cursor" format:"count" hidden:"true" doc:"The next descriptor the scan under way checks, or -1."`
 	ThresholdBlocks    uint64  `counter:"thresholdBlocks" label:"Threshold" unit:"blocks" format:"count" hidden:"true"`
+	Blocks             int     `counter:"blocks" label:"Blocks dropped" unit:"blocks" format:"count" hidden:"true" doc:"The blocks of every drop call together."`
+	SmallestDrop       int     `counter:"smallestDrop" label:"Smallest drop" unit:"blocks" format:"count" hidden:"true" doc:"The blocks of the smallest drop call (Experiment.DropBlocks)."`
+	LargestDrop        int     `counter:"largestDrop" label:"Largest drop" unit:"blocks" format:"count" hidden:"true" doc:"The blocks of the largest drop call."`
 }
 
 // Counters returns the drop lab's counters at zero.
@@ -87,6 +92,8 @@ func (Lab) Events() []lab.EventSpec {
 type run struct {
 	s    *sim.Sim
 	nrel int // the experiment's relations, first in the catalog; "others" follows
+	// smallest, largest and total are the experiment's DropBlocks.
+	smallest, largest, total int
 }
 
 func (r *run) Sim() *sim.Sim { return r.s }
@@ -113,6 +120,7 @@ func (r *run) Counters() any {
 		ModelledSeconds: res.Time.Seconds(), DropSeconds: res.DropTime.Seconds(),
 		DescriptorsChecked: res.DescriptorsChecked, Lookups: res.Lookups, LookupMisses: res.LookupMisses,
 		Invalidated: res.Invalidated, Drops: res.Drops, ThresholdBlocks: r.s.Pool.BufDropFullScanThreshold(),
+		Blocks: r.total, SmallestDrop: r.smallest, LargestDrop: r.largest,
 	}
 }
 

@@ -11,16 +11,6 @@ const $ = (id) => document.getElementById(id);
 // LARGE_POOL is where building the pool starts to take seconds: 20GB.
 export const LARGE_POOL = 2621440;
 
-const GROUP = /^(\d+)x(NB\/)?(\d+)$/;
-
-// parseGroups splits a tables setting ("100x1", "1xNB/32,10x5") into its groups.
-function parseGroups(tables) {
-  return String(tables).split(',').map((g) => {
-    const m = GROUP.exec(g.trim());
-    return m && { count: Number(m[1]), nb: Boolean(m[2]), size: Number(m[3]) };
-  });
-}
-
 // pct writes a share as a percentage with a sensible number of digits.
 function pct(r) {
   const v = r * 100;
@@ -58,24 +48,15 @@ export class DropLab {
       notes.shared_buffers = `${count(nb)} buffers: building and filling the pool takes seconds and about ${mem} of memory in your browser, and every full scan checks all of them. A phone may not manage it.`;
       notes['shared_buffers:warn'] = true;
     }
-    const groups = parseGroups(p.tables || '');
-    let relations = 0;
-    let blocks = 0;
-    let largest = 0;
-    let smallest = Infinity;
-    for (const g of groups) {
-      if (!g) continue;
-      const size = g.nb ? Math.max(Math.floor(nb / g.size), 1) : g.size;
-      relations += g.count;
-      blocks += g.count * size;
-      largest = Math.max(largest, size);
-      smallest = Math.min(smallest, size);
-    }
-    const single = groups.length === 1 && groups[0];
-    const size = single ? (single.nb ? Math.max(Math.floor(nb / single.size), 1) : single.size) : largest;
-    let tables = `${count(relations)} ${relations === 1 ? 'relation' : 'relations'}`;
-    if (single) tables += ` of ${count(size)} ${size === 1 ? 'block' : 'blocks'}`;
-    notes.tables = `${tables}: ${plural(blocks, 'block')} in all, ${pct(blocks / nb)} of the pool.`;
+    // The replay's own account of its drops (Experiment.DropBlocks), not a second reading
+    // of the tables setting.
+    const c = stats.counters || {};
+    const relations = c.relations || 0;
+    const blocks = c.blocks || 0;
+    const largest = c.largestDrop || 0;
+    const smallest = c.smallestDrop || 0;
+    const per = smallest === largest ? `, ${plural(largest, 'block')} per drop` : `, ${count(smallest)} to ${plural(largest, 'block')} per drop`;
+    notes.tables = `${plural(relations, 'relation')}${per}: ${plural(blocks, 'block')} in all, ${pct(blocks / nb)} of the pool.`;
 
     if (p.op === 'vacuum') notes.transactions = 'VACUUM cannot run inside a transaction block: each table is vacuumed and truncated on its own.';
     else if (p.transactions === 'single') notes.transactions = `One commit drops all ${count(relations)} relations at once: their blocks count together against the threshold, and a full scan checks each buffer against all of them (by binary search beyond 20).`;
@@ -86,9 +67,8 @@ export class DropLab {
     if (!pg14) tnote = `Only PostgreSQL 14's choice uses the threshold (${plural(tb, 'block')}).`;
     else if (p.mode === 'primary') tnote += ' On a primary it does not matter: every drop scans.';
     else if (p.op !== 'vacuum') {
-      const one = p.transactions === 'single';
-      const hi = one ? blocks : largest;
-      const lo = one ? blocks : smallest;
+      const hi = largest;
+      const lo = smallest;
       if (hi < tb) tnote += ` Each drop here removes ${lo === hi ? '' : 'at most '}${plural(hi, 'block')}, below it: expect lookups.`;
       else if (lo >= tb) tnote += ` Each drop here removes ${lo === hi ? '' : 'at least '}${plural(lo, 'block')}, not below it: expect full scans.`;
       else tnote += ` The drops here remove ${count(lo)} to ${plural(hi, 'block')}: expect lookups for the small relations and full scans for the large.`;

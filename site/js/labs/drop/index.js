@@ -156,8 +156,9 @@ export default {
       const p = 10 ** Math.floor(Math.log10(Math.max(x, 1)));
       return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= x);
     };
-    const blocks = maxBlocks(params.tables);
-    const threshold = stats.counters ? stats.counters.thresholdBlocks : 0;
+    const c = stats.counters || {};
+    const blocks = c.largestDrop || 1;
+    const threshold = c.thresholdBlocks || 0;
     const scans = params.policy === 'pg13' || params.mode === 'primary' || params.checkpoint === 'yes'
       || (params.policy !== 'lookup' && !(blocks < threshold));
     const top = scans ? ladder(stats.nbuffers) : ladder(5 * (blocks + 1));
@@ -198,14 +199,3 @@ export default {
     lab = curve = measure = null;
   },
 };
-
-// maxBlocks returns the most blocks one table of a tables value ("100x1", "3x1000+2i+t,5x10")
-// has, the blocks one relation's drop looks up; 1 when the value cannot be read.
-function maxBlocks(tables) {
-  let most = 0;
-  for (const group of String(tables || '').split(',')) {
-    const m = /^\s*\d+\s*x\s*(\d+)/i.exec(group);
-    if (m) most = Math.max(most, Number(m[1]));
-  }
-  return most || 1;
-}
