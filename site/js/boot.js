@@ -46,9 +46,8 @@ export function waitForFrame(bs, after) {
   });
 }
 
-// boot downloads and starts the simulator in #grid. It returns {bs, canvas, goOutput}
-// (goOutput() is the Go program's last output, for technical details), or null after
-// showing why it could not (fatal). onError(detail) hears the bridge's bufferscope:error
+// boot downloads and starts the simulator in #grid. It returns {bs, canvas}, or null after
+// showing why it could not (fatal), with the Go program's last output as technical details. onError(detail) hears the bridge's bufferscope:error
 // events after the page's own handling, for pages that pass errors on.
 export async function boot(wasmURL, onError = () => {}) {
   const goOutput = captureGoOutput();
@@ -97,7 +96,7 @@ export async function boot(wasmURL, onError = () => {}) {
   }
   bs.setTheme(theme.current());
   bs.setReducedMotion(theme.reducedMotion());
-  return { bs, canvas, goOutput };
+  return { bs, canvas };
 }
 
 // openLab picks the lab the address (readQuery) names among labs (bufferscope.labs()), the

@@ -9,7 +9,7 @@ import * as errors from './errors.js';
 const $ = (id) => document.getElementById(id);
 
 // afterPaint resolves once the browser has drawn what the page just changed.
-export const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
 
 // BIG_POOL is the shared_buffers, in bytes, from which building the pool makes the page
 // wait long enough to need a word first.
@@ -166,16 +166,20 @@ export class Controls {
     }
   }
 
-  // loadSoon is load for a change the reader made: a large pool is announced first
-  // (building), and the browser draws that before the work starts.
+  // loadSoon is load for a change the reader made, announced when the pool is large.
   loadSoon(params) {
-    if (!this.building(params)) {
-      this.load(params);
-      return;
-    }
-    afterPaint().then(() => {
+    this.announced(params, () => this.load(params));
+  }
+
+  // announced runs work, which builds a run of params, at once when its pool is small. A
+  // pool large enough (BIG_POOL) that WebAssembly keeps the page busy for a moment is first
+  // announced over the grid, and work runs once the browser has drawn that; the word goes
+  // when it is done. It returns work's result, or for a large pool a promise of it.
+  announced(params, work) {
+    if (!this.building(params)) return work();
+    return afterPaint().then(() => {
       try {
-        this.load(params);
+        return work();
       } finally {
         this.built();
       }
@@ -183,9 +187,7 @@ export class Controls {
   }
 
   // building says over the grid that a pool of params' shared_buffers is being built, when
-  // it is large enough (BIG_POOL) that WebAssembly keeps the page busy for a moment, and
-  // reports whether it did; built takes the word away. The caller lets the browser paint
-  // (afterPaint) before it loads.
+  // it is large enough, and reports whether it did; built takes the word away.
   building(params) {
     if (!params || poolBytes(params.shared_buffers) < BIG_POOL) return false;
     const bar = $('progress-bar');

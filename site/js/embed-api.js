@@ -4,6 +4,8 @@
 // which the reply repeats. A message of the wrong shape is ignored with a console warning
 // that says what was wrong; nothing here throws at the host's data.
 
+import { MAX_STEP as MAX_ADDRESS_STEP } from './url.js';
+
 // VERSION is the protocol's version, the value of every message's bufferscope field.
 export const VERSION = 1;
 
@@ -11,13 +13,12 @@ export const VERSION = 1;
 // (app.MaxStepsPerCall); longer runs play.
 export const MAX_STEP = 1_000_000;
 
-// MAX_SEEK is the furthest step a seek may go to. Seeking runs the simulation forward from
-// the start or a checkpoint, which takes time for long runs.
-export const MAX_SEEK = 100_000_000;
+// MAX_SEEK is the furthest step a seek may go to: the address's and the bridge's bound.
+const MAX_SEEK = MAX_ADDRESS_STEP;
 
 // REQUESTS are the types a host may send, each with the check of its fields: a function
 // that returns the request's arguments or throws a RequestError naming what is wrong.
-export const REQUESTS = {
+const REQUESTS = {
   // set changes parameters, as the address names them: the lab's, plus lab and speed.
   set(m) {
     if (!isPlainObject(m.params)) throw new RequestError('"params" must be an object of parameter names and values, such as {"shared_buffers": "1MB"}');
@@ -47,7 +48,7 @@ export const REQUESTS = {
 };
 
 // RequestError is a request of the wrong shape: its message says what was wrong.
-export class RequestError extends Error {}
+class RequestError extends Error {}
 
 function isPlainObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

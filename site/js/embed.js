@@ -26,9 +26,6 @@ const pageOf = (name) => modules[name] || {};
 // about four a second, which a host can show without falling behind.
 const COUNTERS_EVERY = 250;
 
-// SEEK_CHUNK is how many steps a seek runs between two turns of the event loop when the
-// bridge has no seek of its own, so the page keeps drawing and hearing messages.
-const SEEK_CHUNK = 50_000;
 
 // framed reports whether the page is in a frame, the only time it posts events.
 const framed = window.parent !== window;
@@ -285,29 +282,13 @@ async function start() {
     },
     async seek({ step }) {
       bs.pause();
-      if (typeof bs.seek === 'function') {
-        const res = bs.seek(step);
-        // A long seek goes on a slice per frame: answer once it has ended.
-        while (res && res.ok !== false && bs.stats().time.job) await new Promise((resolve) => setTimeout(resolve, 50));
-        loaded();
-        if (res && res.ok === false) return { ok: false, error: res.error || 'the seek failed' };
-        const reached = bs.stats().step;
-        return reached === step ? { ok: true } : { ok: true, warnings: [bs.stats().time.message || `the seek stopped at step ${reached}`] };
-      }
-      // Until the bridge seeks itself: replay from the start, then step forward.
-      if (step < bs.stats().step) {
-        bs.reset();
-        loaded();
-      }
-      for (;;) {
-        const s = bs.stats();
-        if (s.step >= step || s.done) break;
-        const res = bs.step(Math.min(SEEK_CHUNK, step - s.step));
-        if (!res || res.ok === false) return { ok: false, error: (res && res.error) || 'the seek failed' };
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-      const reached = bs.stats().step;
-      return reached === step ? { ok: true } : { ok: true, warnings: [`the run ends at step ${reached}, before step ${step}`] };
+      const res = bs.seek(step);
+      // A long seek goes on a slice per frame: answer once it has ended.
+      while (res && res.ok !== false && bs.stats().time.job) await new Promise((resolve) => setTimeout(resolve, 50));
+      loaded();
+      if (res && res.ok === false) return { ok: false, error: res.error || 'the seek failed' };
+      const s = bs.stats();
+      return s.step === step ? { ok: true } : { ok: true, warnings: [s.time.message || `the seek stopped at step ${s.step}`] };
     },
     reset() {
       playback.reset();

@@ -9,12 +9,12 @@ import { count, plural } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
-export const KEEP = 30; // entries the visible log keeps
+const KEEP = 30; // entries the visible log keeps
 const ENTRY_MS = 1000; // while playing, at most one entry a second
 const ANNOUNCE_MS = 2000; // at most one announcement every two seconds
 
 // phrase writes n events of spec: "1 eviction", "12 evictions", "hint lost × 12".
-export function phrase(n, spec) {
+function phrase(n, spec) {
   if (n === 1) return `1 ${spec.label}`;
   return spec.plural ? plural(n, spec.label, spec.plural) : `${spec.label} × ${count(n)}`;
 }

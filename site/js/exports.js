@@ -183,8 +183,9 @@ export class ExportCard {
     this.bs = bs;
     this.lab = '';
     this.job = null;
-    this.ioShown = '';
-    this.last = null; // the latest stats without the hash, which reads the whole pool
+    this.ioShown = ''; // the step the pg_stat_io table shows
+    this.ioAt = 0; // when it was shown (performance.now)
+    this.last = null; // the latest stats
     this.on = Boolean($('exports-card'));
     if (!this.on) return;
     exportButtons($('exports-actions'), {
@@ -232,10 +233,13 @@ export class ExportCard {
     this.showIO();
   }
 
-  // update shows the pg_stat_io table again, when it is open and the run moved.
+  // update shows the pg_stat_io table again, when it is open and the run moved: at once
+  // when paused, about once a second while playing.
   update(stats) {
     if (stats) this.last = stats;
-    if (this.on && stats && `${stats.step}` !== this.ioShown) this.showIO(stats);
+    if (!this.on || !stats || `${stats.step}` === this.ioShown) return;
+    if (stats.playing && performance.now() - this.ioAt < 1000) return;
+    this.showIO(stats);
   }
 
   statIORows() {
@@ -247,6 +251,7 @@ export class ExportCard {
     if (!$('statio-details').open) return;
     const s = stats || this.stats();
     this.ioShown = `${s.step}`;
+    this.ioAt = performance.now();
     const io = this.bs.pgStatIO();
     $('statio-note').textContent = `Columns always empty here: ${io.notModelled}.`;
     const head = document.createElement('tr');

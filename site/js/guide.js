@@ -22,7 +22,7 @@
 const $ = (id) => document.getElementById(id);
 
 // MAX_SOLVE_STEPS bounds the steps an exercise's check or a tour's run may take at once.
-export const MAX_SOLVE_STEPS = 20_000_000;
+const MAX_SOLVE_STEPS = 20_000_000;
 
 function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
@@ -38,7 +38,7 @@ function el(tag, props = {}, ...children) {
 
 // rng returns a function drawing numbers in [0, 1) from seed (mulberry32): the same seed
 // gives the same exercise in every browser.
-export function rng(seed) {
+function rng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -188,7 +188,6 @@ export class Guide {
     this.stopWatch();
     const steps = this.tour();
     const step = steps[k - 1];
-    this.k = k;
     this.hooks.pause();
     this.hooks.load(this.paramsUpTo(k));
     this.hooks.setExtra('tour', String(k));

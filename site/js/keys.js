@@ -7,9 +7,11 @@
 const $ = (id) => document.getElementById(id);
 
 // SHORTCUTS lists every key of the page, in the order the dialog shows them.
-export const SHORTCUTS = [
+const SHORTCUTS = [
   { keys: ['Space'], what: 'Play or pause' },
   { keys: ['.', 'S'], what: 'One step' },
+  { keys: [','], what: 'One step back' },
+  { keys: ['>'], what: 'On to the next event of interest' },
   { keys: ['R'], what: 'Reset: the same run from the start' },
   { keys: ['[', ']'], what: 'Slower, faster' },
   { keys: ['+', '−'], what: 'Zoom in, zoom out' },
@@ -137,14 +139,14 @@ function focusFirst(selector) {
 }
 
 // presenting reports whether presenter mode is on.
-export function presenting() {
+function presenting() {
   return document.documentElement.classList.contains('presenter');
 }
 
 // setPresenting turns presenter mode on or off: large type and high contrast (style.css),
 // and the whole screen when the browser allows it. The mode works without full screen too
 // (a browser may refuse it, or an embedding page may not allow it).
-export function setPresenting(on, fromFullscreen = false) {
+function setPresenting(on, fromFullscreen = false) {
   document.documentElement.classList.toggle('presenter', on);
   const button = $('present');
   button.setAttribute('aria-pressed', String(on));

@@ -8,7 +8,7 @@ import * as theme from './theme.js';
 import * as legend from './legend.js';
 import { Counters, showView } from './counters.js';
 import { ExportCard, SQLPanel } from './exports.js';
-import { Controls, afterPaint } from './controls.js';
+import { Controls } from './controls.js';
 import { Playback } from './playback.js';
 import { Tooltip, Inspector } from './inspect.js';
 import { init as initInput } from './input.js';
@@ -176,19 +176,11 @@ async function start() {
     bs.pause();
     const params = fromAddress ? splitParams(next, fromAddress.values).params : state.params[name];
     const mine = ++switching;
-    if (controls.building(params)) {
-      // A large pool: the word goes up over the lab shown now, and the switch happens once
-      // it is drawn, unless another switch came first.
-      afterPaint().then(() => {
-        try {
-          if (mine === switching) enterLab(next, name, params, fromAddress);
-        } finally {
-          controls.built();
-        }
-      });
-      return;
-    }
-    enterLab(next, name, params, fromAddress);
+    // A large pool is announced over the lab shown now, and the switch happens once that is
+    // drawn, unless another switch came first.
+    controls.announced(params, () => {
+      if (mine === switching) enterLab(next, name, params, fromAddress);
+    });
   };
   // enterLab is switchLab's work: the lab's page, its run, and playback or the address's step.
   const enterLab = (next, name, params, fromAddress) => {
@@ -214,8 +206,8 @@ async function start() {
 
   // The address first: bad values are explained and replaced with safe ones.
   show(lab);
-  if (controls.building(first.params)) await afterPaint();
-  const res = controls.load(first.params, null);
+  let res = controls.announced(first.params, () => controls.load(first.params, null));
+  if (res instanceof Promise) res = await res; // a large pool, announced first
   const sp = playback.setSpeed(query.page.speed !== undefined ? query.page.speed : defaultSpeed());
   problems.push(
     ...((res && res.warnings) || []),

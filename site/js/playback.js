@@ -8,7 +8,7 @@ import * as errors from './errors.js';
 const $ = (id) => document.getElementById(id);
 
 // speedWord names a speed in plain words, so the slider reads as more than a number.
-export function speedWord(value) {
+function speedWord(value) {
   if (!Number.isFinite(value)) return 'fastest';
   if (value <= 2) return 'very slow';
   if (value <= 20) return 'slow';

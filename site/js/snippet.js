@@ -6,17 +6,17 @@
 const $ = (id) => document.getElementById(id);
 
 // SIZES are the frame sizes offered, in CSS pixels; the first is the default.
-export const SIZES = [[700, 450], [960, 600]];
+const SIZES = [[700, 450], [960, 600]];
 
 // LIMITS bound a custom size, in CSS pixels: below them the play bar does not fit.
-export const LIMITS = { width: [320, 2560], height: [240, 1600] };
+const LIMITS = { width: [320, 2560], height: [240, 1600] };
 
 // PAGE_ONLY are the main page's address keys that mean nothing to the embed: it never
 // plays by itself (play=) and has no guided tours or exercises (js/guide.js).
 const PAGE_ONLY = ['play', 'tour', 'exercise', 'exseed'];
 
 // embedURL returns the address of embed.html showing what the page at loc shows.
-export function embedURL(loc = location) {
+function embedURL(loc = location) {
   const u = new URL('embed.html', loc.href);
   // The query is kept as the page wrote it ("/" and "," unescaped), minus page-only keys.
   const parts = loc.search.replace(/^\?/, '').split('&')
@@ -29,7 +29,7 @@ export function embedURL(loc = location) {
 const attr = (s) => String(s).replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 
 // iframeCode returns the HTML of an iframe showing src at width × height.
-export function iframeCode(src, width, height, title) {
+function iframeCode(src, width, height, title) {
   return `<iframe src="${attr(src)}" width="${width}" height="${height}" title="${attr(title)}" style="border: 0; max-width: 100%;" loading="lazy"></iframe>`;
 }
 
