@@ -375,7 +375,7 @@ export interface PinsCounters {
   vacuumWaitingOn: number;
   /** Heap visits: Heap tuples fetched through the index, dead ones included. */
   heapVisits: number;
-  /** through dead items: Scans' heap fetches through index items whose tuple is dead: the work a hint would save, had it been set (and could be: a recently dead tuple may not be marked by either policy). */
+  /** Fetches through dead items: Scans' heap fetches through index items whose tuple is dead: the work a hint would save, had it been set (and could be: a recently dead tuple may not be marked by either policy). */
   deadFetches: number;
   /** Row lock waits: UPDATEs that waited for another transaction's row lock. */
   rowLockWaits: number;

@@ -20,7 +20,13 @@ var policiesCompared = []Policy{KeepPin, DropPin}
 
 // DefaultClients are the client counts of the TPS-against-clients chart: the published
 // table's.
-var DefaultClients = []int{10, 20, 40, 70, 110, 160, 230, 310, 400, 500, 650, 800}
+var DefaultClients = func() []int {
+	out := make([]int, len(published))
+	for i, p := range published {
+		out[i] = p.clients
+	}
+	return out
+}()
 
 // runWith runs the page's settings in a, with over replacing some.
 func runWith(a lab.Args, over map[string]string) (Result, error) {
@@ -65,7 +71,8 @@ func runCompare(a lab.Args, _ func() float64, progress lab.Progress) (map[string
 // runClients runs the page's settings for each client count under each policy of
 // policiesCompared and returns the client counts and, per policy, the TPS of each.
 func runClients(a lab.Args, _ func() float64, progress lab.Progress) (map[string]any, error) {
-	clients, err := a.Ints("counts", 1, 1000, DefaultClients)
+	cp := table.Param("clients")
+	clients, err := a.Ints("counts", int(cp.Min), int(cp.Max), DefaultClients)
 	if err != nil {
 		return nil, err
 	}

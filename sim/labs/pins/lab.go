@@ -124,8 +124,8 @@ func (sc *scenario) Step(s *sim.Sim, n int) (int, error) {
 			break
 		}
 		sc.events++
-		s.Pool.TakeElapsed()
 	}
+	s.Pool.TakeElapsed()
 	s.Pool.Charge(sc.srv.Now() - start)
 	return done, nil
 }
@@ -155,7 +155,7 @@ type Counters struct {
 	VacuumWaitSeconds float64 `counter:"vacuumWaitSeconds" label:"VACUUM waiting for pins" unit:"s" format:"seconds" doc:"Time VACUUM spent in LockBufferForCleanup waiting for other backends' pins (wait event BufferPin)."`
 	VacuumWaitingOn   int     `counter:"vacuumWaitingOn" label:"VACUUM waits on leaf" format:"count" doc:"The leaf block VACUUM waits to have alone now; 0 when it waits for none."`
 	HeapVisits        uint64  `counter:"heapVisits" label:"Heap visits" format:"count" doc:"Heap tuples fetched through the index, dead ones included."`
-	DeadFetches       uint64  `counter:"deadFetches" sub:"true" label:"through dead items" format:"count" doc:"Scans' heap fetches through index items whose tuple is dead: the work a hint would save, had it been set (and could be: a recently dead tuple may not be marked by either policy)."`
+	DeadFetches       uint64  `counter:"deadFetches" label:"Fetches through dead items" format:"count" doc:"Scans' heap fetches through index items whose tuple is dead: the work a hint would save, had it been set (and could be: a recently dead tuple may not be marked by either policy)."`
 	RowLockWaits      uint64  `counter:"rowLockWaits" label:"Row lock waits" format:"count" doc:"UPDATEs that waited for another transaction's row lock."`
 	ContentLockWaits  uint64  `counter:"contentLockWaits" label:"Content lock waits" format:"count" doc:"Backends that slept waiting for a leaf's buffer content lock."`
 	Leaves            int     `counter:"leaves" label:"Leaf pages" format:"count" hidden:"true"`

@@ -33,7 +33,7 @@ type Reproduction struct {
 func Reproduce(progress io.Writer) (*Reproduction, error) {
 	r := &Reproduction{}
 	for _, p := range published {
-		for _, pol := range []Policy{KeepPin, DropPin} {
+		for _, pol := range policiesCompared {
 			v, problems := table.Parse(map[string]string{"clients": strconv.Itoa(p.clients), "policy": pol.String()})
 			if len(problems) > 0 {
 				return nil, problems[0]
