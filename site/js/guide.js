@@ -66,6 +66,14 @@ export function runSteps(bs, n) {
   return taken;
 }
 
+// yesNo are the choices of a yes-or-no prediction; counters reads the run's counters: for
+// the labs' tours and exercises.
+export const yesNo = [{ value: 'yes', label: 'yes' }, { value: 'no', label: 'no' }];
+export const counters = (bs) => bs.stats().counters;
+
+// pick returns one of xs, drawn with rand: for the exercises' randomised settings.
+export const pick = (rand, xs) => xs[Math.floor(rand() * xs.length)];
+
 // stepUntil steps bs one at a time until pred(bs) holds, at most limit steps; it returns
 // whether pred came to hold.
 export function stepUntil(bs, pred, limit = 100_000) {

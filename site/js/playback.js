@@ -4,6 +4,7 @@
 // long seek or search runs a slice per frame with a progress bar and a Cancel button.
 
 import * as errors from './errors.js';
+import { count } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,9 +18,6 @@ function speedWord(value) {
   if (value <= 200000) return 'very fast';
   return 'flat out';
 }
-
-// grouped writes a whole number with thousands separators.
-const grouped = (n) => Math.round(n).toLocaleString('en-US');
 
 export class Playback {
   // hooks.reset() runs after the run was started again, hooks.chose() when the reader
@@ -64,7 +62,7 @@ export class Playback {
       // One seek per frame however fast the thumb moves: seeking back replays the run.
       const first = this.pendingSeek === null;
       this.pendingSeek = Number(timeline.value);
-      $('step-label').textContent = grouped(this.pendingSeek);
+      $('step-label').textContent = count(this.pendingSeek);
       if (first) requestAnimationFrame(() => {
         const v = this.pendingSeek;
         this.pendingSeek = null;
@@ -202,8 +200,8 @@ export class Playback {
       if (timeline.max !== String(end)) timeline.max = String(end);
       if (timeline.value !== String(s.step)) timeline.value = String(s.step);
       timeline.disabled = end === 0;
-      timeline.setAttribute('aria-valuetext', `step ${grouped(s.step)} of ${grouped(end)}`);
-      $('step-label').textContent = grouped(s.step);
+      timeline.setAttribute('aria-valuetext', `step ${count(s.step)} of ${count(end)}`);
+      $('step-label').textContent = count(s.step);
     }
 
     const job = $('job');

@@ -141,7 +141,7 @@ func (a *App) Load(labName string, values map[string]string) (LoadResult, error)
 		// mid-run: the run starts again, and the timeline says so.
 		a.timeMsg = fmt.Sprintf("New settings started the run again at step 0 (it was at step %s).", group(was))
 	}
-	res := LoadResult{Params: a.Params(), Problems: problems, Unknown: unknown, Warnings: []string{}, Limits: a.lab.Params().Limits(a.values)}
+	res := LoadResult{Params: a.Params(), Problems: problems, Unknown: unknown, Warnings: []string{}, Limits: a.Limits()}
 	if res.Problems == nil {
 		res.Problems = []*param.Problem{}
 	}

@@ -1,10 +1,9 @@
 // The drop lab's tour and exercise (js/guide.js): when replaying a drop looks its blocks up
 // in the buffer mapping table, and when it scans every buffer descriptor.
 
-import { runSteps } from '../../guide.js';
+import { counters, pick, runSteps } from '../../guide.js';
 
 const scanOrLookup = [{ value: 'lookup', label: 'look each block up' }, { value: 'scan', label: 'scan every buffer' }];
-const counters = (bs) => bs.stats().counters;
 const path = (bs) => (counters(bs).resultPath === 'lookup' ? 'lookup' : 'scan');
 const summary = (bs) => {
   const c = counters(bs);
@@ -53,9 +52,6 @@ export const tour = [
     text: 'Try a larger pool, truncation or VACUUM, a checkpoint before the drops, or the lookups forced on; the exercise asks you to call lookup or scan for random cases.',
   },
 ];
-
-// pick returns one of xs, drawn with rand.
-const pick = (rand, xs) => xs[Math.floor(rand() * xs.length)];
 
 export const exercises = [
   {

@@ -1,10 +1,7 @@
 // Free play's tour and exercise (js/guide.js): a pool of 16 buffers small enough to read
 // cell by cell, filled, swept and dirtied.
 
-import { stepUntil } from '../../guide.js';
-
-const yesNo = [{ value: 'yes', label: 'yes' }, { value: 'no', label: 'no' }];
-const counters = (bs) => bs.stats().counters;
+import { counters, stepUntil, yesNo } from '../../guide.js';
 
 // emptyBuffers counts the buffers of the pool that hold no page.
 function emptyBuffers(bs) {

@@ -1,10 +1,8 @@
 // The pins lab's tour and exercise (js/guide.js): whether a scan's LP_DEAD hints stick,
 // and VACUUM waiting for a pin.
 
-import { runSteps } from '../../guide.js';
+import { counters, pick, runSteps, yesNo } from '../../guide.js';
 
-const yesNo = [{ value: 'yes', label: 'yes' }, { value: 'no', label: 'no' }];
-const counters = (bs) => bs.stats().counters;
 const short = { duration: '60s', slice: '5s', naptime: '10s' };
 
 export const tour = [
@@ -40,8 +38,6 @@ export const tour = [
     text: 'Try more clients, fewer SELECTs, a non-unique index, and compare the TPS per slice of both policies; the exercise asks whether hints stick.',
   },
 ];
-
-const pick = (rand, xs) => xs[Math.floor(rand() * xs.length)];
 
 export const exercises = [
   {

@@ -1,10 +1,7 @@
 // The ring lab's tour and exercise (js/guide.js): VACUUM's ring of buffers and the WAL
 // flushes it forces when it comes round to a page whose WAL is not yet flushed.
 
-import { runSteps } from '../../guide.js';
-
-const yesNo = [{ value: 'yes', label: 'yes' }, { value: 'no', label: 'no' }];
-const counters = (bs) => bs.stats().counters;
+import { counters, pick, runSteps, yesNo } from '../../guide.js';
 
 export const tour = [
   {
@@ -44,7 +41,6 @@ const buckets = [
   { value: 'many', label: '100 to 999', test: (n) => n >= 100 && n < 1000 },
   { value: 'lots', label: '1,000 or more', test: (n) => n >= 1000 },
 ];
-const pick = (rand, xs) => xs[Math.floor(rand() * xs.length)];
 
 export const exercises = [
   {
