@@ -101,7 +101,8 @@ export async function boot(wasmURL, onError = () => {}) {
 
 // openLab picks the lab the address (readQuery) names among labs (bufferscope.labs()), the
 // first when it names none, and splits the address's values into that lab's parameters
-// and keys it does not know. problems lists, in plain words, a lab name that is not a lab.
+// and the keys it does not know (unknown, in plain words, as splitParams says them).
+// problems lists, in plain words, a lab name that is not a lab.
 export function openLab(labs, query) {
   const problems = [];
   let lab = labs.find((l) => l.name === query.lab);

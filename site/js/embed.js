@@ -158,7 +158,7 @@ async function start() {
   const sp = playback.setSpeed(chosen ? query.page.speed : defaultSpeed());
   problems.push(
     ...((first && first.warnings) || []),
-    ...opened.unknown.map((k) => `"${k}" is not a setting of ${lab.title}; it was ignored`),
+    ...opened.unknown,
     ...(sp.warnings || []),
   );
   if (problems.length) errors.show('Some settings in the address were not valid', problems.map((w) => `${w}.`));
@@ -250,7 +250,7 @@ async function start() {
         return { ok: false, error: `lab "${name}" is not a lab of this page (${labs.map((l) => l.name).join(', ')})` };
       }
       const split = splitParams(next, values);
-      const warnings = split.unknown.map((k) => `"${k}" is not a setting of ${next.title}; it was ignored`);
+      const warnings = [...split.unknown];
       let res = null;
       if (next !== lab || Object.keys(split.params).length > 0) {
         for (const k of Object.keys(split.params)) state.keys[next.name].add(k);

@@ -211,7 +211,7 @@ async function start() {
   const sp = playback.setSpeed(query.page.speed !== undefined ? query.page.speed : defaultSpeed());
   problems.push(
     ...((res && res.warnings) || []),
-    ...first.unknown.map((k) => `"${k}" is not a setting of ${lab.title}; it was ignored`),
+    ...first.unknown,
     ...(sp.warnings || []),
   );
   // A link to a moment: step=N opens paused at step N.

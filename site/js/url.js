@@ -40,7 +40,8 @@ export function readQuery(search = location.search) {
   return { lab: q.get('lab') || '', values, page };
 }
 
-// splitParams separates the values of lab's parameters from keys it does not know.
+// splitParams separates the values of lab's parameters from keys it does not know, and says
+// in words (unknown) that those were ignored.
 export function splitParams(lab, values) {
   const keys = new Set(lab.params.map((p) => p.key));
   const params = {};
@@ -49,7 +50,7 @@ export function splitParams(lab, values) {
     if (keys.has(k)) params[k] = v;
     else unknown.push(k);
   }
-  return { params, unknown };
+  return { params, unknown: unknown.map((k) => `"${k}" is not a setting of ${lab.title}; it was ignored`) };
 }
 
 // State is what the address holds: the lab shown, each lab's parameters (normalised by the
