@@ -267,8 +267,7 @@ async function start() {
       return { ok: true, warnings };
     },
     play() {
-      if (bs.stats().done) playback.reset(); // as the Play button: run again
-      const res = bs.play();
+      const res = playback.play(); // as the Play button: a finished run starts again
       return res && res.ok === false ? { ok: false, error: res.error } : { ok: true };
     },
     pause() {

@@ -103,10 +103,17 @@ export class Playback {
       this.bs.pause();
       return;
     }
-    if (this.finished()) this.reset(); // "Run again"
-    const res = this.bs.play();
+    const res = this.play();
     if (res && res.ok === false) errors.show('The simulation cannot play', [res.error]);
-    else this.state.setStep(null); // a playing run's step changes every frame
+  }
+
+  // play plays, from the start again when the run has finished (the button's "Run again"),
+  // and returns the bridge's answer.
+  play() {
+    if (this.finished()) this.reset();
+    const res = this.bs.play();
+    if (!res || res.ok !== false) this.state.setStep(null); // a playing run's step changes every frame
+    return res;
   }
 
   step() {
