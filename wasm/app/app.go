@@ -157,8 +157,25 @@ func (a *App) Load(labName string, values map[string]string) (LoadResult, error)
 	return res, err
 }
 
-// build builds lab l from values v, keeping the old run if it cannot.
+// build builds lab l from values v as a new run, with a new timeline, keeping the old run if
+// it cannot.
 func (a *App) build(l lab.Lab, v param.Values) error {
+	if err := a.construct(l, v); err != nil {
+		return err
+	}
+	a.newTimeline()
+	return nil
+}
+
+// newTimeline starts the timeline of a new run: no commands, no job, nothing to say.
+func (a *App) newTimeline() {
+	a.tl, a.job, a.timeMsg = timeline{}, nil, ""
+	a.runs++
+}
+
+// construct builds lab l from values v and attaches it, keeping the old run if it cannot;
+// the timeline is the caller's.
+func (a *App) construct(l lab.Lab, v param.Values) error {
 	if a.run != nil && l.Params().Param("shared_buffers") != nil &&
 		a.run.Sim().Pool.NBuffers+lab.NBuffers(v) > bigPools {
 		// Let the old pool go before a large one is built.
@@ -175,6 +192,7 @@ func (a *App) build(l lab.Lab, v param.Values) error {
 				panic(err2)
 			}
 			a.attach(a.lab, a.values, old)
+			a.newTimeline() // the old settings' run, built again from its start
 		}
 		return fmt.Errorf("the simulation could not be built: %w", err)
 	}
@@ -185,8 +203,6 @@ func (a *App) build(l lab.Lab, v param.Values) error {
 // attach makes run the current one, with a fresh view of its lab.
 func (a *App) attach(l lab.Lab, v param.Values, run lab.Run) {
 	a.lab, a.values, a.run = l, v, run
-	a.tl, a.job, a.timeMsg = timeline{}, nil, ""
-	a.runs++
 	a.tally.reset(l.Events())
 	mk := a.views[l.Info().Name]
 	if mk == nil {

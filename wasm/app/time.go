@@ -376,16 +376,12 @@ func (a *App) runJob(d deadline) error {
 // rebuild builds the run again from its values, keeping its timeline, for a seek back.
 // The reader's zoom, pan and highlighted buffer stay: the pool is the same size.
 func (a *App) rebuild() error {
-	tl, j, runs, speed := a.tl, a.job, a.runs, a.speed
 	layout, hilite := a.view.layout, a.view.hilite
-	if err := a.build(a.lab, a.values); err != nil {
+	if err := a.construct(a.lab, a.values); err != nil {
 		return err
 	}
-	tl.next = 0
-	a.tl, a.job, a.runs, a.speed = tl, j, runs, speed
-	if layout.N == a.run.Sim().Pool.NBuffers {
-		a.view.layout, a.view.hilite = layout, hilite
-	}
+	a.tl.next = 0
+	a.view.layout, a.view.hilite = layout, hilite
 	return nil
 }
 
