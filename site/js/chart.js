@@ -4,7 +4,8 @@
 
 import uPlot from '../vendor/uplot/uPlot.esm.js';
 
-const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif';
+// FONT is the typeface of the charts and of the PNGs made of them and of tables.
+export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif';
 
 // colour resolves a CSS custom property of the page, which may be a light-dark() pair, to
 // the colour the canvas should use in the theme in effect.

@@ -27,11 +27,14 @@ function poolBytes(text) {
 // controlId is the id of parameter key's control.
 export const controlId = (key) => `p-${key}`;
 
-function el(tag, props = {}, ...children) {
+// el makes an element: props are its attributes, with text its text, class its class and a
+// function under an on… key a listener (onclick: the click's).
+export function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
     if (k === 'text') e.textContent = v;
     else if (k === 'class') e.className = v;
+    else if (typeof v === 'function' && k.startsWith('on')) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v);
   }
   e.append(...children);

@@ -4,11 +4,10 @@
 // and its I/O as pg_stat_io rows (bufferscope.gridPNG, pgBuffercache, pgStatIO).
 
 import { save, saveCSV } from './download.js';
-import { colour } from './chart.js';
+import { colour, FONT } from './chart.js';
 import { count } from './format.js';
 
 const $ = (id) => document.getElementById(id);
-const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif';
 
 // exportButtons gives one chart or table its PNG and CSV buttons, #<id>-png and #<id>-csv:
 // buttons of that id already in the page are used, missing ones are added to group.

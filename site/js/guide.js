@@ -19,22 +19,12 @@
 // where rand() returns a number in [0, 1) drawn from the exercise's seed. Nothing here knows
 // which labs exist.
 
+import { el } from './controls.js';
+
 const $ = (id) => document.getElementById(id);
 
 // MAX_SOLVE_STEPS bounds the steps an exercise's check or a tour's run may take at once.
 const MAX_SOLVE_STEPS = 20_000_000;
-
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'text') e.textContent = v;
-    else if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  e.append(...children);
-  return e;
-}
 
 // rng returns a function drawing numbers in [0, 1) from seed (mulberry32): the same seed
 // gives the same exercise in every browser.

@@ -58,10 +58,9 @@ function job(prefix, kind, args, onDone) {
   return j;
 }
 
-// slicesSVG draws one policy's TPS per slice against a shared top.
-function slicesSVG(ys, top, dashed, title) {
-  const w = 300;
-  const h = 120;
+// tpsLine draws TPS per slice, ys, as one line in a w×h SVG whose top is top: dashed for
+// drop-pin.
+export function tpsLine(ys, top, w, h, dashed = false) {
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
   svg.setAttribute('width', '100%');
@@ -73,6 +72,12 @@ function slicesSVG(ys, top, dashed, title) {
   line.setAttribute('stroke-width', '2');
   if (dashed) line.setAttribute('stroke-dasharray', '6 4');
   svg.append(line);
+  return svg;
+}
+
+// slicesSVG draws one policy's TPS per slice against a shared top.
+function slicesSVG(ys, top, dashed, title) {
+  const svg = tpsLine(ys, top, 300, 120, dashed);
   const fig = document.createElement('figure');
   const cap = document.createElement('figcaption');
   cap.textContent = title;

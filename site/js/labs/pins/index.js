@@ -6,7 +6,7 @@
 
 import { tour, exercises } from './guide.js';
 import { LeavesCard } from './leaves.js';
-import { CompareCards, HTML as COMPARE } from './compare.js';
+import { CompareCards, HTML as COMPARE, tpsLine } from './compare.js';
 import { exportButtons, svgPNG } from '../../exports.js';
 
 // The static HTML of the cards: no data is ever interpolated into it.
@@ -30,7 +30,6 @@ const WIDE = `    <section class="card leaves-card" id="pins-leaves-card" aria-l
     </section>
 ${COMPARE}`;
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 let chart = null;
 let summary = null;
 let leaves = null;
@@ -45,20 +44,9 @@ function draw(csv) {
   last = csv;
   const ys = csv ? csv.split(',').map(Number) : [];
   if (ys.length === 0) return;
-  const w = 600;
   const h = 160;
-  const top = Math.max(...ys, 1);
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
-  svg.setAttribute('width', '100%');
+  const svg = tpsLine(ys, Math.max(...ys, 1), 600, h);
   svg.setAttribute('height', String(h));
-  const line = document.createElementNS(SVG_NS, 'polyline');
-  const step = ys.length > 1 ? w / (ys.length - 1) : 0;
-  line.setAttribute('points', ys.map((y, i) => `${(i * step).toFixed(1)},${(h - 4 - (y / top) * (h - 8)).toFixed(1)}`).join(' '));
-  line.setAttribute('fill', 'none');
-  line.setAttribute('stroke', 'currentColor');
-  line.setAttribute('stroke-width', '2');
-  svg.append(line);
   chart.replaceChildren(svg);
   if (exports) exports.enable(true);
   const mean = ys.reduce((a, b) => a + b, 0) / ys.length;
