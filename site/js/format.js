@@ -35,6 +35,13 @@ export function megabytes(n) {
   return `${(n / 1e6).toFixed(1)} MB`;
 }
 
+// rungAbove returns the first speed of the slider's 1, 2, 5 ladder (1, 2, 5, 10, 20, …) that
+// is at least x.
+export function rungAbove(x) {
+  const p = 10 ** Math.floor(Math.log10(Math.max(x, 1)));
+  return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= x);
+}
+
 // plural writes a count with the word that fits it: "1 block", "2 blocks", "1,024 blocks".
 // many defaults to one with an "s".
 export function plural(n, one, many = `${one}s`) {

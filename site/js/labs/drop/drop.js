@@ -92,7 +92,7 @@ export class DropLab {
     }
     const rel = Math.min(d.relation, d.relations);
     let progress = d.done
-      ? `Done: ${count(d.relations)} ${d.relations === 1 ? 'relation' : 'relations'} dropped`
+      ? `Done: ${plural(d.relations, 'relation')} dropped`
       : `Relation ${count(Math.min(rel + 1, d.relations))} of ${count(d.relations)}`;
     if (!d.done && d.path === 'scan' && d.cursor >= 0) progress += ` · checking buffer ${count(d.cursor)} of ${count(s.nbuffers)}`;
     set('d-progress', d.done ? d.relations : rel, progress);

@@ -2,6 +2,7 @@
 // measurement on this device. Everything else (form, counters, legend, playback) is the
 // page's own, built from the lab's tables.
 
+import { rungAbove } from '../../format.js';
 import { DropLab } from './drop.js';
 import { CurveCard } from './curve.js';
 import { MeasureCard } from './measure.js';
@@ -152,16 +153,12 @@ export default {
   // one that looks its blocks up at about five relations a second, so that each lookup is
   // seen landing on its cell. Ten times slower for reduced motion.
   speed(stats, reduced, params) {
-    const ladder = (x) => {
-      const p = 10 ** Math.floor(Math.log10(Math.max(x, 1)));
-      return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= x);
-    };
     const c = stats.counters || {};
     const blocks = c.largestDrop || 1;
     const threshold = c.thresholdBlocks || 0;
     const scans = params.policy === 'pg13' || params.mode === 'primary' || params.checkpoint === 'yes'
       || (params.policy !== 'lookup' && !(blocks < threshold));
-    const top = scans ? ladder(stats.nbuffers) : ladder(5 * (blocks + 1));
+    const top = scans ? rungAbove(stats.nbuffers) : rungAbove(5 * (blocks + 1));
     return reduced ? Math.max(1, top / 10) : top;
   },
 

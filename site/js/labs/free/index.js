@@ -1,7 +1,7 @@
 // Free play's page: its introduction and the notes under its controls. Everything else
 // (form, counters, legend, playback) is the page's own, built from the lab's tables.
 
-import { count } from '../../format.js';
+import { count, rungAbove } from '../../format.js';
 import { tour, exercises } from './guide.js';
 
 // EXACT_LIMIT is the largest pool drawn one cell per buffer (wasm/grid: MaxFlashBuffers).
@@ -70,8 +70,7 @@ export default {
   // 1, 2, 5 ladder; ten times slower for reduced motion.
   speed(stats, reduced) {
     const want = (10 * stats.nbuffers) / 4; // about four seconds to the first eviction
-    const p = 10 ** Math.floor(Math.log10(Math.max(want, 1)));
-    const top = Math.min(1e6, [1, 2, 5, 10].map((m) => m * p).find((v) => v >= want));
+    const top = Math.min(1e6, rungAbove(want));
     return reduced ? top / 10 : top;
   },
 

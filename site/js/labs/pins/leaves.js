@@ -5,6 +5,8 @@
 // (wasm/labs/pins) names the leaves' buffers in stats().view.leafBuffers, and bufferscope.buffer(id).lab
 // describes each.
 
+import { plural } from '../../format.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 // COLUMNS is how many items a row of a leaf's box holds; CELL is an item's side in SVG units.
@@ -76,7 +78,7 @@ export class LeavesCard {
     if (l.vacuumWaiting) fig.classList.add('vacuum-waiting');
     const cap = document.createElement('figcaption');
     const badges = [];
-    if (info.pins > 0) badges.push(`📌 ${info.pins} pin${info.pins === 1 ? '' : 's'}`);
+    if (info.pins > 0) badges.push(`📌 ${plural(info.pins, 'pin')}`);
     if (l.recentHint === 'set') badges.push('✓ hint set');
     if (l.recentHint === 'lost') badges.push('✗ hint lost');
     if (l.vacuumWaiting) badges.push('⏳ VACUUM waits for its pins');
