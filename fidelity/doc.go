@@ -10,10 +10,12 @@
 // A typical run:
 //
 //	bins, err := fidelity.Install(ctx, ".cache/postgres", []int{13, 17, 18})
-//	env := fidelity.NewEnv(bins)
+//	env, err := fidelity.NewEnv(ctx, bins, log.Printf)
 //	defer env.Close() // stops every server it started and removes its files
 //	res, err := fidelity.VacuumRing(ctx, env, 17)
 //
 // PostgreSQL refuses to run as root: when the process is root, every server command runs
 // through runuser as the user nobody, and the clusters live in directories owned by nobody.
+// NewEnv first checks that nobody can run the binaries; a cache inside a private folder (a clone
+// in a mode-0700 folder) is staged where nobody can reach it, or NewEnv names the folder in the way.
 package fidelity

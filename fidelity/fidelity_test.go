@@ -30,8 +30,10 @@ func realEnv(t *testing.T) (*Env, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := NewEnv(bins)
-	env.Logf = t.Logf
+	env, err := NewEnv(ctx, bins, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
 		if err := env.Close(); err != nil {
 			t.Errorf("stopping the servers: %v", err)
@@ -95,4 +97,93 @@ func TestRealLPDead(t *testing.T) {
 		t.Errorf("got %d VACUUM-against-a-cursor cases, want 3", len(res.Pins))
 	}
 	checkFactSheet(t, &Results{Majors: []int{major}, LPDead: []LPDeadResult{res}})
+}
+
+// TestRealSetupFromPrivateFolder runs the harness's setup as a newcomer's clone does: the cache
+// inside a folder of mode 0700 (as mktemp -d makes it, or root's home). As root the servers run
+// as nobody, who cannot enter that folder; the setup must still start a server that answers,
+// and leave nothing behind when it closes.
+func TestRealSetupFromPrivateFolder(t *testing.T) {
+	if os.Getenv("BUFFERSCOPE_FIDELITY") != "1" {
+		t.Skip("set BUFFERSCOPE_FIDELITY=1 to run experiments on a real PostgreSQL (make fidelity-quick)")
+	}
+	major := 17
+	if v := os.Getenv("BUFFERSCOPE_FIDELITY_MAJOR"); v != "" {
+		major, _ = strconv.Atoi(v)
+	}
+	home, err := os.MkdirTemp("", "bufferscope-private-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(home) })
+	if err := os.Chmod(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	clone := filepath.Join(home, "bufferscope")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bins, err := Install(ctx, filepath.Join(clone, ".cache", "postgres"), []int{major})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := NewEnv(ctx, bins, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	stage := env.stage
+	if os.Geteuid() == 0 && stage == "" {
+		t.Errorf("as root, the binaries inside %s (mode 0700) were not staged for %s", home, serverUser)
+	}
+	srv, err := env.NewServer(ctx, major, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := srv.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := QueryInt(ctx, conn, "SELECT current_setting('server_version_num')::int / 10000")
+	conn.Close(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(n) != major {
+		t.Errorf("the server says it is PostgreSQL %d, want %d", n, major)
+	}
+	if err := env.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if stage != "" {
+		if _, err := os.Stat(stage); !os.IsNotExist(err) {
+			t.Errorf("the staged binaries in %s are still there after Close (%v)", stage, err)
+		}
+	}
+}
+
+// TestBlockingDirNamesThePrivateFolder checks that the harness's advice names the folder that
+// others cannot enter, not the file beneath it.
+func TestBlockingDirNamesThePrivateFolder(t *testing.T) {
+	home, err := os.MkdirTemp("", "bufferscope-open-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(home) })
+	private := filepath.Join(home, "private")
+	inner := filepath.Join(private, "clone", "bin")
+	if err := os.MkdirAll(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := blockingDir(inner); got == private {
+		t.Fatalf("blockingDir(%s) = %s before the folder was made private", inner, got)
+	}
+	if err := os.Chmod(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if got := blockingDir(inner); got != private {
+		t.Errorf("blockingDir(%s) = %s, want %s", inner, got, private)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -42,11 +43,19 @@ type Env struct {
 
 	mu      sync.Mutex
 	servers []*Server
+	stage   string // folder of binaries staged for the server user, removed by Close
 }
 
-// NewEnv returns an Env for the given bin directories (as returned by Install).
-func NewEnv(bins map[int]string) *Env {
-	return &Env{Bins: bins}
+// NewEnv returns an Env for the given bin directories (as returned by Install), after making
+// sure the user the servers run as can run them (see reach); logf, when not nil, receives
+// progress lines.
+func NewEnv(ctx context.Context, bins map[int]string, logf func(format string, args ...any)) (*Env, error) {
+	e := &Env{Bins: maps.Clone(bins), Logf: logf}
+	if err := e.reach(ctx); err != nil {
+		e.Close()
+		return nil, err
+	}
+	return e, nil
 }
 
 func (e *Env) logf(format string, args ...any) {
@@ -55,16 +64,21 @@ func (e *Env) logf(format string, args ...any) {
 	}
 }
 
-// Close stops every server the Env started and removes their directories; it returns the
-// first error and is safe to call more than once.
+// Close stops every server the Env started and removes their directories and any binaries
+// staged for the server user; it returns the first error and is safe to call more than once.
 func (e *Env) Close() error {
 	e.mu.Lock()
-	servers := e.servers
-	e.servers = nil
+	servers, stage := e.servers, e.stage
+	e.servers, e.stage = nil, ""
 	e.mu.Unlock()
 	var first error
 	for _, s := range servers {
 		if err := s.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	if stage != "" {
+		if err := os.RemoveAll(stage); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -245,13 +259,22 @@ func (s *Server) run(ctx context.Context, program string, args ...string) ([]byt
 // serverUser is the unprivileged user the servers run as when this process is root.
 const serverUser = "nobody"
 
+// lookupServerUser finds serverUser, or says that running as root needs it.
+func lookupServerUser() (*user.User, error) {
+	u, err := user.Lookup(serverUser)
+	if err != nil {
+		return nil, fmt.Errorf("fidelity: PostgreSQL refuses to run as root and user %q is missing: %w", serverUser, err)
+	}
+	return u, nil
+}
+
 func chownToServerUser(paths ...string) error {
 	if os.Geteuid() != 0 {
 		return nil
 	}
-	u, err := user.Lookup(serverUser)
+	u, err := lookupServerUser()
 	if err != nil {
-		return fmt.Errorf("fidelity: PostgreSQL refuses to run as root and user %q is missing: %w", serverUser, err)
+		return err
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)

@@ -86,8 +86,10 @@ func run(majorsFlag, cache, out, results string) error {
 	if err != nil {
 		return err
 	}
-	env := fidelity.NewEnv(bins)
-	env.Logf = log.Printf
+	env, err := fidelity.NewEnv(ctx, bins, log.Printf)
+	if err != nil {
+		return err
+	}
 	defer func() {
 		if err := env.Close(); err != nil {
 			log.Printf("stopping the servers: %v", err)
