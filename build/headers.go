@@ -175,10 +175,11 @@ func (rs headerRules) headersFor(p string) (http.Header, error) {
 	return h, nil
 }
 
-// checkSite reports paths of the built site whose headers are ambiguous, pages
-// and worker scripts that would be served without a Content-Security-Policy (a
-// worker runs under the policy of its own script's response, not the page's),
-// and pages whose policy does not say who may frame them.
+// checkSite reports paths of the built site whose headers are ambiguous, pages,
+// worker scripts and the service worker that would be served without a
+// Content-Security-Policy (a worker runs under the policy of its own script's
+// response, not the page's), a service worker that may be cached, and pages
+// whose policy does not say who may frame them.
 func (rs headerRules) checkSite(files []string) error {
 	var problems []string
 	paths := append([]string{"/"}, files...)
@@ -202,6 +203,14 @@ func (rs headerRules) checkSite(files []string) error {
 		}
 		if strings.HasPrefix(p, "/"+workerDir+"/") && h.Get("Content-Security-Policy") == "" {
 			problems = append(problems, fmt.Sprintf("%s: worker script %s has no Content-Security-Policy: add a [[headers]] block for %q", netlifyConfig, p, "/"+workerDir+"/*"))
+		}
+		if p == "/"+serviceWorkerPath {
+			if h.Get("Content-Security-Policy") == "" {
+				problems = append(problems, fmt.Sprintf("%s: the service worker %s has no Content-Security-Policy: add a [[headers]] block for %q", netlifyConfig, p, p))
+			}
+			if cc := h.Get("Cache-Control"); !strings.Contains(cc, "no-cache") && !strings.Contains(cc, "max-age=0") {
+				problems = append(problems, fmt.Sprintf("%s: the service worker %s may be cached (Cache-Control %q), so a new deploy could go unseen: give it Cache-Control = \"no-cache\"", netlifyConfig, p, cc))
+			}
 		}
 	}
 	slices.Sort(problems)

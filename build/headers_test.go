@@ -38,6 +38,9 @@ func TestNetlifyConfig(t *testing.T) {
 		{"/assets/worker/worker.0123abcd.js", "Content-Security-Policy", "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"},
 		{"/assets/worker/worker.0123abcd.js", "Cache-Control", "public, max-age=31536000, immutable"},
 		{"/assets/wasm/worker.0123abcd.wasm", "Content-Type", "application/wasm"},
+		{"/sw.js", "Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'"},
+		{"/sw.js", "Cache-Control", "no-cache"},
+		{"/sw.js", "X-Content-Type-Options", "nosniff"},
 	} {
 		h, err := rules.headersFor(tc.path)
 		if err != nil {
@@ -48,7 +51,7 @@ func TestNetlifyConfig(t *testing.T) {
 		}
 	}
 	site := []string{"index.html", "embed.html", "embed-host.html", "assets/main.0123abcd.js", "assets/wasm/bufferscope.0123abcd.wasm", "img/logo.png",
-		"assets/worker/worker.0123abcd.js", "assets/wasm/worker.0123abcd.wasm"}
+		"assets/worker/worker.0123abcd.js", "assets/wasm/worker.0123abcd.wasm", "sw.js"}
 	if err := rules.checkSite(site); err != nil {
 		t.Error(err)
 	}
@@ -213,6 +216,16 @@ func TestCheckSiteNeedsCSP(t *testing.T) {
 	want = `worker script /assets/worker/worker.0123abcd.js has no Content-Security-Policy: add a [[headers]] block for "/assets/worker/*"`
 	if err == nil || err.Error() != netlifyConfig+": "+want {
 		t.Errorf("checkSite = %v, want %q", err, want)
+	}
+	// So does the service worker, which must also not be cached: a cached sw.js hides a deploy.
+	err = rules.checkSite([]string{"sw.js"})
+	for _, want := range []string{
+		`the service worker /sw.js has no Content-Security-Policy: add a [[headers]] block for "/sw.js"`,
+		`the service worker /sw.js may be cached (Cache-Control "")`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("checkSite = %v, want an error containing %q", err, want)
+		}
 	}
 }
 

@@ -40,6 +40,15 @@ type site struct {
 // long experiments off the page's thread on the worker wasm (./wasm/worker).
 const workerEntry = "js/worker/main.js"
 
+// serviceWorkerEntry is the script of the site's service worker, which keeps the site working
+// offline after a first visit; it is written to serviceWorkerPath, unhashed, because a
+// service worker is known by its address, and the browser fetches it again to find a new
+// deploy.
+const (
+	serviceWorkerEntry = "js/sw/main.js"
+	serviceWorkerPath  = "sw.js"
+)
+
 // isScriptSource reports whether the site file rel is a script esbuild reads,
 // which is bundled rather than copied.
 func isScriptSource(rel string) bool {
@@ -157,6 +166,11 @@ func (s *site) build(c code) ([]*asset, error) {
 		pages = append(pages, &asset{path: p.path, data: min})
 	}
 	out = slices.Concat(out, styles, workers, scripts, pages, s.static)
+	sw, err := s.buildServiceWorker(out)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, sw...)
 
 	built := map[string]bool{}
 	for _, a := range out {
@@ -190,6 +204,46 @@ func (s *site) buildWorker(wasm []byte) ([]*asset, error) {
 		hashedAsset(workerDir, "worker.js", bundles[workerEntry]),
 		hashedAsset(wasmDir, "worker.wasm", wasm),
 	}, nil
+}
+
+// buildServiceWorker bundles the service worker, when the site has one, with the files it
+// keeps for offline use: the pages and every asset under assets/, relative to the site's root,
+// and the name of its cache, which changes whenever one of those files does.
+func (s *site) buildServiceWorker(built []*asset) ([]*asset, error) {
+	if !s.files[serviceWorkerEntry] {
+		return nil, nil
+	}
+	var files []string
+	sum := sha256.New()
+	for _, a := range built {
+		if !strings.HasPrefix(a.path, assetDir+"/") && !(path.Ext(a.path) == ".html" && !strings.Contains(a.path, "/")) {
+			continue
+		}
+		files = append(files, a.path)
+	}
+	slices.Sort(files)
+	byPath := map[string]*asset{}
+	for _, a := range built {
+		byPath[a.path] = a
+	}
+	for _, f := range files {
+		page := sha256.Sum256(byPath[f].data)
+		fmt.Fprintf(sum, "%s %x\n", f, page)
+	}
+	cache := fmt.Sprintf("bufferscope-%x", sum.Sum(nil)[:6])
+	filesJSON, err := json.Marshal(files)
+	if err != nil {
+		return nil, err
+	}
+	cacheJSON, err := json.Marshal(cache)
+	if err != nil {
+		return nil, err
+	}
+	bundles, err := bundleScripts(s.dir, []string{serviceWorkerEntry}, map[string]string{"__SW_FILES__": string(filesJSON), "__SW_CACHE__": string(cacheJSON)})
+	if err != nil {
+		return nil, err
+	}
+	return []*asset{{path: serviceWorkerPath, data: bundles[serviceWorkerEntry]}}, nil
 }
 
 // hashedAsset returns data as dir/<base>.<hash><ext>, for the file name base+ext.

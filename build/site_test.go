@@ -3,6 +3,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -291,5 +292,67 @@ func TestCheckReplaceable(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, wasmDir), 0o755)
 	if err := checkReplaceable(dir); err != nil {
 		t.Errorf("earlier output: %v", err)
+	}
+}
+
+// TestServiceWorkerKeepsEveryPageAndAsset builds a site with a service worker: sw.js sits at
+// the root, unhashed, and lists the pages and every hashed asset (the wasm modules and the
+// worker's script included), nothing else; its cache name changes with any listed file and
+// stays the same when nothing changed.
+func TestServiceWorkerKeepsEveryPageAndAsset(t *testing.T) {
+	files := maps.Clone(fakeSite)
+	files["js/sw/main.js"] = "const CACHE = __SW_CACHE__, FILES = __SW_FILES__;\nself.addEventListener('install', () => caches.open(CACHE).then((c) => c.addAll(FILES)));\n"
+	build := func(files map[string]string, c code) (sw string, paths []string) {
+		t.Helper()
+		s, err := loadSite(writeSite(t, files))
+		if err != nil {
+			t.Fatal(err)
+		}
+		assets, err := s.build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range assets {
+			paths = append(paths, a.path)
+			if a.path == serviceWorkerPath {
+				sw = string(a.data)
+			}
+		}
+		return sw, paths
+	}
+	sw, paths := build(files, fakeCode)
+	if sw == "" {
+		t.Fatalf("no %s among %v", serviceWorkerPath, paths)
+	}
+	listed := regexp.MustCompile(`\[("[^\]]*")\]`).FindStringSubmatch(sw)
+	if listed == nil {
+		t.Fatalf("sw.js lists no files:\n%s", sw)
+	}
+	var want []string
+	for _, p := range paths {
+		if strings.HasPrefix(p, "assets/") || p == "index.html" || p == "embed.html" {
+			want = append(want, `"`+p+`"`)
+		}
+	}
+	slices.Sort(want)
+	if got := strings.Split(listed[1], ","); !slices.Equal(got, want) {
+		t.Errorf("sw.js lists\n %v\nwant\n %v", got, want)
+	}
+	cacheName := regexp.MustCompile(`"bufferscope-[0-9a-f]{12}"`)
+	first := cacheName.FindString(sw)
+	if first == "" {
+		t.Fatalf("sw.js has no cache name bufferscope-<hash>:\n%s", sw)
+	}
+	if again, _ := build(files, fakeCode); cacheName.FindString(again) != first {
+		t.Errorf("the same site built twice gave two cache names: %s and %s", first, cacheName.FindString(again))
+	}
+	changed := fakeCode
+	changed.worker = []byte("\x00asm another worker")
+	if other, _ := build(files, changed); cacheName.FindString(other) == first {
+		t.Errorf("a new worker wasm kept the cache name %s, so a deploy would keep the old files", first)
+	}
+	files["embed.html"] = strings.Replace(files["embed.html"], "<title>embed</title>", "<title>embed, changed</title>", 1)
+	if other, _ := build(files, fakeCode); cacheName.FindString(other) == first {
+		t.Errorf("a changed page kept the cache name %s", first)
 	}
 }

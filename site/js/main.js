@@ -20,6 +20,7 @@ import { EventLog } from './eventlog.js';
 import { init as initKeys } from './keys.js';
 import { fitStage } from './layout.js';
 import * as modules from './labs/index.js';
+import * as offline from './offline.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -328,6 +329,7 @@ async function start() {
     document.body.removeAttribute('tabindex');
   }
   document.body.dataset.ready = '1';
+  offline.keep();
 }
 
 start().catch((err) => fatal('The page could not start.', String(err && err.stack || err)));
