@@ -75,9 +75,9 @@ type env struct {
 	baseURL string          // "http://127.0.0.1:PORT/"
 	browser context.Context // chromedp context of the browser; each tab derives from it
 	tmp     string          // holds the build tool, the built site and the browser profile
+	tool    string          // the compiled build program, when the suite serves the site itself
 
-	server      *exec.Cmd
-	serverLog   syncBuffer // what the build tool printed
+	server      *siteServer
 	browserLog  syncBuffer // what Chromium printed
 	stopBrowser context.CancelFunc
 	stopAlloc   context.CancelFunc
@@ -136,25 +136,47 @@ func (e *env) serve() error {
 	if err != nil {
 		return err
 	}
-	tool := filepath.Join(e.tmp, "buildtool")
+	e.tool = filepath.Join(e.tmp, "buildtool")
 	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
 	defer cancel()
-	build := exec.CommandContext(ctx, "go", "build", "-o", tool, "./build")
+	build := exec.CommandContext(ctx, "go", "build", "-o", e.tool, "./build")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build ./build: %v\n%s", err, out)
 	}
-
-	e.server = exec.Command(tool, "serve", "-addr", "127.0.0.1:0", "-out", filepath.Join(e.tmp, "dist"))
-	e.server.Dir = root
-	e.server.Stderr = &e.serverLog
-	dieWithTests(e.server)
-	stdout, err := e.server.StdoutPipe()
+	e.server, err = startSite(e.tool, "-addr", "127.0.0.1:0", "-out", filepath.Join(e.tmp, "dist"))
 	if err != nil {
 		return err
 	}
-	if err := e.server.Start(); err != nil {
-		return fmt.Errorf("build serve: %v", err)
+	e.baseURL = e.server.url
+	return nil
+}
+
+// siteServer is one "build serve" process: it builds a site and serves it with the headers
+// of netlify.toml.
+type siteServer struct {
+	url string     // "http://127.0.0.1:PORT/"
+	log syncBuffer // what it printed
+	cmd *exec.Cmd
+}
+
+// startSite runs the build program's serve with args from the module's root, and returns once
+// it serves the site it built.
+func startSite(tool string, args ...string) (*siteServer, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	s := &siteServer{cmd: exec.Command(tool, append([]string{"serve"}, args...)...)}
+	s.cmd.Dir = root
+	s.cmd.Stderr = &s.log
+	dieWithTests(s.cmd)
+	stdout, err := s.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("build serve: %v", err)
 	}
 	found := make(chan string, 1)
 	exited := make(chan struct{})
@@ -162,7 +184,7 @@ func (e *env) serve() error {
 		defer close(exited)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			fmt.Fprintln(&e.serverLog, sc.Text())
+			fmt.Fprintln(&s.log, sc.Text())
 			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
 				select {
 				case found <- m[1]:
@@ -174,13 +196,30 @@ func (e *env) serve() error {
 	}()
 	select {
 	case u := <-found:
-		e.baseURL = strings.TrimSuffix(u, "/") + "/"
-		return nil
+		s.url = strings.TrimSuffix(u, "/") + "/"
+		return s, nil
 	case <-exited:
-		e.server.Wait()
-		return fmt.Errorf("build serve exited before it served the site (%v):\n%s", e.server.ProcessState, e.serverLog.String())
-	case <-ctx.Done():
-		return fmt.Errorf("build serve printed no %q line within %v:\n%s", "serving http://...", buildTimeout, e.serverLog.String())
+		s.cmd.Wait()
+		return nil, fmt.Errorf("build serve exited before it served the site (%v):\n%s", s.cmd.ProcessState, s.log.String())
+	case <-time.After(buildTimeout):
+		s.stop()
+		return nil, fmt.Errorf("build serve printed no %q line within %v:\n%s", "serving http://...", buildTimeout, s.log.String())
+	}
+}
+
+// stop interrupts the server and waits for it to exit, killing it after 5 s.
+func (s *siteServer) stop() {
+	if s == nil || s.cmd.Process == nil {
+		return
+	}
+	s.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		s.cmd.Process.Kill()
+		<-done
 	}
 }
 
@@ -247,17 +286,7 @@ func (e *env) close() {
 		e.stopBrowser()
 		e.stopAlloc()
 	}
-	if e.server != nil && e.server.Process != nil {
-		e.server.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { e.server.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			e.server.Process.Kill()
-			<-done
-		}
-	}
+	e.server.stop()
 	if e.tmp != "" {
 		os.RemoveAll(e.tmp)
 	}

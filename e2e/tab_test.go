@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	cdpnetwork "github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -25,7 +26,9 @@ import (
 type page struct {
 	t       *testing.T
 	ctx     context.Context // the tab
+	base    string          // the site's address, "http://127.0.0.1:PORT/"
 	console consoleLog
+	network requestLog
 	logFrom int // where Chromium's output was when the tab opened
 }
 
@@ -45,12 +48,36 @@ func openPage(t *testing.T, path string) *page {
 // openPageSized is openPage with a viewport of w×h CSS pixels.
 func openPageSized(t *testing.T, path string, w, h int64) *page {
 	t.Helper()
+	return openPageWith(t, tabOptions{width: w, height: h}, path)
+}
+
+// tabOptions are how a tab is opened; zero values take the suite's.
+type tabOptions struct {
+	base          string // the site, "http://127.0.0.1:PORT/"; the suite's by default
+	width, height int64  // the viewport; viewportW×viewportH by default
+	// serviceWorker lets the site's service worker answer the tab's requests. Other tabs
+	// bypass it, so that each test sees the server (and its faults) as it is, whatever an
+	// earlier test's visit left in the browser's caches.
+	serviceWorker bool
+}
+
+// openPageWith opens a tab as openPage does, as o says. Besides the console, every tab
+// records its requests: a test fails when its page asked for anything outside the site's
+// origin, or broke its Content-Security-Policy (which the page logs as an error).
+func openPageWith(t *testing.T, o tabOptions, path string) *page {
+	t.Helper()
 	if suite == nil {
 		t.Skipf("browser tests are off: run them with %s=1 go test -count=1 ./e2e/... or make test (they need chromium)", enableVar)
 	}
+	if o.base == "" {
+		o.base = suite.baseURL
+	}
+	if o.width == 0 {
+		o.width, o.height = viewportW, viewportH
+	}
 	limit, stopLimit := context.WithTimeout(suite.browser, testTimeout)
 	ctx, closeTab := chromedp.NewContext(limit)
-	p := &page{t: t, ctx: ctx, logFrom: suite.browserLog.Len()}
+	p := &page{t: t, ctx: ctx, base: o.base, logFrom: suite.browserLog.Len()}
 	t.Cleanup(func() {
 		p.console.sync(p.ctx)
 		if bad := p.console.problems(); len(bad) > 0 {
@@ -59,6 +86,9 @@ func openPageSized(t *testing.T, path string, w, h int64) *page {
 				fmt.Fprintf(&b, "\n  %s", formatConsole(m))
 			}
 			t.Errorf("the page logged %d uncaught exceptions or console errors:%s", len(bad), b.String())
+		}
+		if away := p.network.offOrigin(); len(away) > 0 {
+			t.Errorf("the page asked for %d addresses outside %s:\n  %s", len(away), p.base, strings.Join(away, "\n  "))
 		}
 		if t.Failed() {
 			p.saveFailure()
@@ -71,9 +101,36 @@ func openPageSized(t *testing.T, path string, w, h int64) *page {
 		t.Fatalf("opening a tab: %v", err)
 	}
 	p.console.collect(ctx)
-	p.do(waitTimeout, "preparing the tab", chromedp.EmulateViewport(w, h), emulateMedia, watchWebGL)
+	if err := p.network.collect(ctx, o.base); err != nil {
+		t.Fatalf("watching the tab's requests: %v", err)
+	}
+	p.do(waitTimeout, "preparing the tab", chromedp.EmulateViewport(o.width, o.height), emulateMedia, watchWebGL, watchCSP,
+		network(o.serviceWorker))
 	p.load(path)
 	return p
+}
+
+// watchCSP makes every page of the tab log an error when its Content-Security-Policy blocks
+// something, with what was blocked and by which directive, so that no test passes with a
+// part of the page silently refused.
+var watchCSP = chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `addEventListener("securitypolicyviolation", (e) => console.error("bufferscope-e2e: Content-Security-Policy violation: " +
+			e.effectiveDirective + " blocked " + (e.blockedURI || "an inline script or style") + " in " + e.documentURI), true);`,
+	})
+	return err
+})
+
+// network turns on the tab's Network domain, which requestLog listens to, and bypasses the
+// service worker unless serviceWorker is true.
+func network(serviceWorker bool) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, cdpnetwork.Enable, cdpnetwork.EnableParams{}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, t, cdpnetwork.SetBypassServiceWorker, cdpnetwork.SetBypassServiceWorkerParams{Bypass: !serviceWorker})
+		return err
+	})
 }
 
 // emulateMedia pins the media features the page adapts to, whatever the machine prefers:
@@ -103,7 +160,7 @@ var watchWebGL = chromedp.Func(func(ctx context.Context, t *chromedp.Target) err
 // load navigates the tab to path and waits for the first frame.
 func (p *page) load(path string) {
 	p.t.Helper()
-	url := suite.baseURL + strings.TrimPrefix(path, "/")
+	url := p.base + strings.TrimPrefix(path, "/")
 	start := time.Now()
 	p.do(loadTimeout, "loading "+url, chromedp.Navigate(url))
 	p.waitReady()
