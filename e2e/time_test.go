@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bufferscope/bufferscope/wasm/app"
 	wlabs "github.com/bufferscope/bufferscope/wasm/labs"
@@ -248,4 +249,34 @@ func TestLeavingALabAbandonsItsJobs(t *testing.T) {
 	// had to say about the abandoned job has reached the page.
 	p.click("#lab-drop")
 	waitJS[bool](p, waitTimeout, "the drop lab's chart to be computed again", `document.querySelector("#curve-card")?.dataset.state === "done"`)
+}
+
+// TestStepBackLogsWhereItLands: a step back replays the run from step 0 over many frames; the
+// event log says once where the run landed, not a step the replay passed through, and writes
+// no entry for the replayed steps after it.
+func TestStepBackLogsWhereItLands(t *testing.T) {
+	const n = 1_000_000
+	p := openPage(t, "/?shared_buffers=128MB&seed=5&play=0")
+	eval[any](p, fmt.Sprintf(`bufferscope.seek(%d)`, n))
+	still(p, n)
+	p.click("#step-back")
+	still(p, n-1)
+	p.waitFrames(5, 300*time.Millisecond) // the log hears a notification after the landing
+	entries := eval[[]string](p, `[...document.querySelectorAll("#event-log li")].map((li) => li.textContent)`)
+	want := "Went back to step 999,999."
+	if len(entries) == 0 || entries[0] != want {
+		t.Fatalf("the event log's newest entry is %q, want %q; log: %q", first(entries), want, entries)
+	}
+	for _, e := range entries[1:] {
+		if strings.HasPrefix(e, "Went back") {
+			t.Errorf("the event log has %q beside %q: a step the replay passed through was logged", e, want)
+		}
+	}
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
 }

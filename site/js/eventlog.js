@@ -52,8 +52,11 @@ export class EventLog {
     clearTimeout(this.timer);
   }
 
-  // update reads one stats object: it adds what happened since the last one.
+  // update reads one stats object: it adds what happened since the last one. While a seek
+  // or a search is under way (stats().time.job) the run passes through steps it will not
+  // stand at — a step back replays the run from step 0 — so the log waits for where it lands.
   update(s) {
+    if (s.time && s.time.job) return;
     const ev = s.events || {};
     const kinds = this.specs.map((e) => e.kind);
     const run = s.time ? s.time.run : 0;
