@@ -183,3 +183,19 @@ func checkDropAnswer(t *testing.T, p *page, right string) {
 		t.Errorf("bufferscope %v says path %s; the exercise's right answer was %s", args, path, right)
 	}
 }
+
+// TestScaleLabelFollowsTheGrid: a tour or an exercise opened by link sets up its pool after
+// the page has laid out the grid, and the run stands still; the scale over the grid must
+// still say how the grid is drawn now, not how it was drawn before.
+func TestScaleLabelFollowsTheGrid(t *testing.T) {
+	for _, path := range []string{"/?tour=1", "/?exercise=clock&exseed=42"} {
+		p := openPage(t, path)
+		waitJS[bool](p, waitTimeout, "the scale over the grid to match the grid", `(() => {
+			const v = bufferscope.view();
+			return document.querySelector("#pool-scale").textContent === "· " + v.label;
+		})()`)
+	}
+	p := openPage(t, "/?lab=ring&tour=1")
+	waitJS[bool](p, waitTimeout, "the scale over the ring lab's tour grid to match the grid",
+		`document.querySelector("#pool-scale").textContent === "· " + bufferscope.view().label`)
+}

@@ -93,9 +93,10 @@ type bridge struct {
 	nextSub int
 	dirty   bool // something subscribers have not seen yet
 	ticks   int
-	failure string // the failure last reported as an event
-	changes uint64 // app.Changes at the last notification
-	done    bool   // the run was over at the last tick
+	failure string       // the failure last reported as an event
+	changes uint64       // app.Changes at the last notification
+	layout  app.ViewInfo // app.View at the last tick: a resized canvas or a new pool refits the grid
+	done    bool         // the run was over at the last tick
 }
 
 // version is the app's version, shown in the page footer and in bug reports.
@@ -155,6 +156,9 @@ func (b *bridge) tick() {
 	b.ticks++
 	if c := b.app.Changes(); c != b.changes {
 		b.changes, b.dirty = c, true
+	}
+	if v := b.app.View(); v != b.layout {
+		b.layout, b.dirty = v, true // the page shows the scale, even while the run stands still
 	}
 	if f := b.app.Failure(); f != b.failure {
 		b.failure = f
