@@ -199,3 +199,18 @@ func TestScaleLabelFollowsTheGrid(t *testing.T) {
 	waitJS[bool](p, waitTimeout, "the scale over the ring lab's tour grid to match the grid",
 		`document.querySelector("#pool-scale").textContent === "· " + bufferscope.view().label`)
 }
+
+// TestClockExerciseSaysWhereTheHandIs: the clock exercise's question tells the reader where
+// the hand stands (no counter on the page shows it), as the run it set up has it.
+func TestClockExerciseSaysWhereTheHandIs(t *testing.T) {
+	p := openPage(t, "/?exercise=clock&exseed=42")
+	waitJS[bool](p, waitTimeout, "the exercise", `document.querySelector('#guide [data-answer]') !== null`)
+	question := eval[string](p, `document.querySelector('#guide h2 + p').textContent`)
+	hand := eval[int](p, `bufferscope.stats().counters.clockHand`)
+	if want := fmt.Sprintf("stands at buffer %d.", hand); !strings.Contains(question, want) {
+		t.Errorf("the clock exercise asks %q; want it to say the hand %s", question, want)
+	}
+	if strings.Contains(question, "in the counters") {
+		t.Errorf("the clock exercise sends the reader to the counters, which do not show the hand: %q", question)
+	}
+}

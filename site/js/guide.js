@@ -16,7 +16,9 @@
 //	exercises: [{ id, title, make(rand) → { params, steps, question, choices },
 //	              solve(bs, setup) → { answer, explain } }]
 //
-// where rand() returns a number in [0, 1) drawn from the exercise's seed. Nothing here knows
+// where an exercise's question is text, or question(bs) → text, asked once its steps have run
+// (to name what the run reached, such as where the clock hand stands),
+// and rand() returns a number in [0, 1) drawn from the exercise's seed. Nothing here knows
 // which labs exist.
 
 import { el } from './controls.js';
@@ -301,7 +303,7 @@ export class Guide {
     }
     this.section.replaceChildren(
       el('h2', { id: 'guide-heading', text: `Exercise: ${ex.title}` }),
-      el('p', { text: setup.question }),
+      el('p', { text: typeof setup.question === 'function' ? setup.question(this.bs) : setup.question }),
       choices, status,
       el('div', { class: 'card-actions' },
         el('button', { type: 'button', id: 'exercise-another', class: 'small-button', onclick: () => this.startExercise(ex) }, 'Another one'),

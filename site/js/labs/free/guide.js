@@ -61,7 +61,8 @@ export const exercises = [
       return {
         params: { shared_buffers: '128kB', clients: String(2 + Math.floor(rand() * 7)), updates: '20', distribution: 'zipfian', zipf_s: '1.1', seed: String(seed) },
         steps: 200 + Math.floor(rand() * 400),
-        question: 'The pool is full and paused. Hover the cells to read each buffer\'s usage count and pins, and the clock hand\'s position in the counters. Which buffer will the clock sweep take at the next eviction?',
+        // Asked once the setup has run, so it can say where the hand stands.
+        question: (bs) => `The pool is full and paused, and the clock hand (the mark on the rulers) stands at buffer ${counters(bs).clockHand}. Hover the cells to read each buffer's usage count and pins. Which buffer will the clock sweep take at the next eviction?`,
         choices: Array.from({ length: 16 }, (_, i) => ({ value: String(i), label: `buffer ${i}` })),
       };
     },
