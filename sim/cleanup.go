@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // LockBufferForCleanup mirrors LockBufferForCleanup in bufmgr.c for a caller that cannot
 // sleep inside one call: it reports whether backend b, which must pin buffer id, holds the
@@ -61,8 +64,9 @@ func (s *Sim) scenarioBackends(fn func(b *Backend)) {
 const EvLabBase EventKind = 64
 
 // EmitLab records a lab's event of kind (EvLabBase or above) on buffer id (-1 for none) by
-// backend b, among the events of the command under way.
-func (p *Pool) EmitLab(kind EventKind, b *Backend, id int) {
+// backend b, standing for n things (Event.N; 0 for one), among the events of the command
+// under way.
+func (p *Pool) EmitLab(kind EventKind, b *Backend, id int, n int) {
 	if kind < EvLabBase {
 		panic(fmt.Sprintf("sim: lab event kind %d is below EvLabBase", kind))
 	}
@@ -70,5 +74,5 @@ func (p *Pool) EmitLab(kind EventKind, b *Backend, id int) {
 	if b != nil {
 		be = int16(b.ID)
 	}
-	p.emit(Event{Kind: kind, Backend: be, Buffer: int32(id)})
+	p.emit(Event{Kind: kind, Backend: be, Buffer: int32(id), N: uint32(min(max(n, 0), math.MaxUint32))})
 }

@@ -67,4 +67,10 @@ type Event struct {
 	Flushed LSN
 	// Permanent reports whether a written page belongs to a WAL-logged relation.
 	Permanent bool
+	// N is how many things a lab's event stands for (items marked LP_DEAD, hints lost),
+	// for counting them; 0 means one, as for every event of the core.
+	N uint32
 }
+
+// Count returns how many things e stands for: N, or 1 when N is 0.
+func (e *Event) Count() uint64 { return uint64(max(e.N, 1)) }

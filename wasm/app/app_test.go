@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -15,6 +16,7 @@ import (
 	"github.com/bufferscope/bufferscope/sim/labs"
 	simdrop "github.com/bufferscope/bufferscope/sim/labs/drop"
 	"github.com/bufferscope/bufferscope/sim/labs/free"
+	"github.com/bufferscope/bufferscope/sim/labs/pins"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 	wlabs "github.com/bufferscope/bufferscope/wasm/labs"
 	"github.com/bufferscope/bufferscope/wasm/playback"
@@ -577,6 +579,35 @@ func TestResultsAreReadyForJavaScript(t *testing.T) {
 			if p := jsReady(Plain(v), what); p != "" {
 				t.Errorf("%s: %s is not a JavaScript value", name, p)
 			}
+		}
+	}
+}
+
+// TestEventLogCountsWhatTheCountersCount: the event log's hints set and lost (from the app's
+// tally of the pins lab's events) add up to the counters Hints set and Hints lost, whether a
+// scan's _bt_killitems, an insert's unique check or a split set or lost them.
+func TestEventLogCountsWhatTheCountersCount(t *testing.T) {
+	a := newApp(t)
+	for _, policy := range []string{"keep-pin", "drop-pin"} {
+		load(t, a, "pins", map[string]string{"clients": "40", "policy": policy, "select_share": "0.5", "seed": "3"})
+		if _, err := a.Step(60_000); err != nil {
+			t.Fatal(err)
+		}
+		st := a.Stats()
+		b, err := json.Marshal(st.Counters)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c struct{ HintsSet, HintsLost uint64 }
+		if err := json.Unmarshal(b, &c); err != nil {
+			t.Fatal(err)
+		}
+		set, lost := st.Events[pins.EvHintSet.String()], st.Events[pins.EvHintLost.String()]
+		if c.HintsSet == 0 || c.HintsLost == 0 {
+			t.Fatalf("%s: %d hints set and %d lost in 60,000 steps; the test needs both", policy, c.HintsSet, c.HintsLost)
+		}
+		if set != c.HintsSet || lost != c.HintsLost {
+			t.Errorf("%s: the event log counts %d hints set and %d lost, the counters %d and %d", policy, set, lost, c.HintsSet, c.HintsLost)
 		}
 	}
 }

@@ -22,7 +22,8 @@ func (t *tally) reset(specs []lab.EventSpec) {
 	t.counts = make([]uint64, len(t.kinds))
 }
 
-// note counts events of the kinds it counts.
+// note counts events of the kinds it counts, each as the number of things it stands for
+// (sim.Event.Count: the items a scan marked LP_DEAD, not the scan).
 func (t *tally) note(events []sim.Event) {
 	if len(t.kinds) == 0 {
 		return
@@ -30,7 +31,7 @@ func (t *tally) note(events []sim.Event) {
 	for i := range events {
 		for j, k := range t.kinds {
 			if events[i].Kind == k {
-				t.counts[j]++
+				t.counts[j] += events[i].Count()
 				break
 			}
 		}

@@ -170,8 +170,8 @@ func (Lab) Counters() any { return &Counters{} }
 
 // The lab's events.
 var events = []lab.EventSpec{
-	{Kind: EvHintLost, Label: "hint lost", Plural: "hints lost", Doc: "_bt_killitems dropped a scan's hints: the leaf's LSN moved while the pin was dropped, or a split moved the items."},
-	{Kind: EvHintSet, Label: "hint set", Plural: "hints set", Doc: "Items were marked LP_DEAD."},
+	{Kind: EvHintLost, Label: "hint lost", Plural: "hints lost", Doc: "Hints that did not stick: _bt_killitems found the leaf's LSN moved while the pin was dropped, or the item moved away, or a split rewrote an LP_DEAD mark. Counted as the counter Hints lost counts them."},
+	{Kind: EvHintSet, Label: "hint set", Plural: "hints set", Doc: "Items marked LP_DEAD, by a scan's _bt_killitems or an insert's unique check. Counted as the counter Hints set counts them."},
 	{Kind: EvSplit, Label: "split", Plural: "splits", Doc: "A full leaf with nothing to delete split in two."},
 	{Kind: EvVacuumWait, Label: "VACUUM waiting", Plural: "VACUUM waits", Doc: "VACUUM's LockBufferForCleanup found another backend pinning the leaf and waits (BM_PIN_COUNT_WAITER)."},
 }

@@ -481,7 +481,7 @@ func (s *Server) emit(e Event) {
 	if !ok {
 		id = -1
 	}
-	s.Pool.EmitLab(e.Kind, b, id)
+	s.Pool.EmitLab(e.Kind, b, id, e.N)
 }
 
 // clientStep runs one phase of a pgbench client holding a core.
@@ -580,12 +580,19 @@ func (s *Server) clientStep(pr *proc) {
 		}
 		d := c.HeapUpdate + sim.Duration(ix.Levels())*c.DescendLevel + c.IndexInsert
 		if ix.Unique {
+			marked := ix.HintsSet
 			f, n := ix.CheckUnique(pr.key)
 			s.HeapVisits += uint64(n)
 			d += s.fetchCost(f, n)
+			if m := ix.HintsSet - marked; m > 0 {
+				s.emit(Event{Kind: EvHintSet, Block: l.Block, N: int(m)})
+			}
 		}
-		splits := ix.Splits
+		splits, rewritten := ix.Splits, ix.HintsLostSplit
 		tid, deleted, split := ix.Insert(pr.key)
+		if m := ix.HintsLostSplit - rewritten; m > 0 {
+			s.emit(Event{Kind: EvHintLost, Block: l.Block, N: int(m)})
+		}
 		pr.newTID = tid
 		s.heap.place(tid)
 		if deleted {
