@@ -343,3 +343,41 @@ func TestLongValueStaysInPanel(t *testing.T) {
 		t.Errorf("a long value makes the page %v px wider than the window", w)
 	}
 }
+
+// drawnJS measures the pool as the grid draws it: the pixels its cells cover, and the
+// grid's box, from bufferscope.view().
+const drawnJS = `(() => {
+	const v = bufferscope.view();
+	const side = (n) => v.block > 1 ? Math.ceil(n / v.block) : n * v.cell;
+	return {W: side(v.cols), H: side(v.rows), CanvasH: v.height, Need: bufferscope.fitHeight(v.width, v.height)};
+})()`
+
+// drawn is the pool as drawn: W×H pixels of cells on a canvas CanvasH high, which needs Need
+// (the rulers, the rows and any lane under them).
+type drawn struct{ W, H, CanvasH, Need float64 }
+
+// TestGridFillsItsBox: the grid is no taller than the pool drawn in it needs (rulers, rows
+// and a lab's lane; app.FitHeight, tested natively), in every lab at 1280×800; and presenter
+// mode draws the pool larger than the page does, not smaller.
+func TestGridFillsItsBox(t *testing.T) {
+	p := openPageSized(t, "/?play=0", 1280, 800)
+	for _, lab := range labNames(p) {
+		p.load("/?play=0&lab=" + lab)
+		p.waitFrames(3, 200*time.Millisecond)
+		d := eval[drawn](p, drawnJS)
+		if blank := d.CanvasH - d.Need; blank > 2 {
+			t.Errorf("%s: the grid is %.0f px high and the pool drawn in it (%.0f px of cells) needs %.0f: %.0f px blank", lab, d.CanvasH, d.H, d.Need, blank)
+		}
+	}
+	p.load("/?play=0")
+	p.waitFrames(3, 200*time.Millisecond)
+	page := eval[drawn](p, drawnJS)
+	p.key("p")
+	waitJS[bool](p, waitTimeout, "presenter mode", `document.documentElement.classList.contains("presenter")`)
+	p.waitFrames(5, 300*time.Millisecond)
+	shown := eval[drawn](p, drawnJS)
+	if shown.W*shown.H <= page.W*page.H {
+		t.Errorf("presenter mode draws the pool %.0f×%.0f px, the page %.0f×%.0f: not larger", shown.W, shown.H, page.W, page.H)
+	}
+	p.key(kb.Escape)
+}

@@ -63,6 +63,8 @@ import (
 //	bufferscope.snapshotHash()          Sim.Hash as 16 hex digits
 //	bufferscope.zoom(steps, clientX?, clientY?) / pan(dx, dy) / fit() / view()   {zoomed, label, cell, block,
 //	                                      canZoomIn, canZoomOut, width, height, cols, rows}
+//	bufferscope.fitHeight(width, height)  the canvas height (at most height) that shows the whole pool on a
+//	                                      canvas width wide with nothing to spare (app.FitHeight)
 //	bufferscope.highlight(id | null)    {ok, buffer}: ring one buffer, as the inspector does
 //	bufferscope.setTheme("light" | "dark")  {ok, theme, error?}; setReducedMotion(bool) {ok, reducedMotion}
 //	bufferscope.swatch({role, usage, dirty, pinned, hand, read, write, burn, size} | {mark, shape?, size})
@@ -121,7 +123,7 @@ func installBridge(a *app.App, h host) *bridge {
 		{"legend", b.legend}, {"relations", b.relations},
 		{"inspect", b.inspect}, {"cellAt", b.cellAt}, {"buffer", b.buffer},
 		{"snapshotHash", b.snapshotHash}, {"zoom", b.zoom}, {"pan", b.pan}, {"fit", b.fit},
-		{"view", b.view}, {"highlight", b.highlight}, {"setTheme", b.setTheme},
+		{"view", b.view}, {"fitHeight", b.fitHeight}, {"highlight", b.highlight}, {"setTheme", b.setTheme},
 		{"setReducedMotion", b.setReducedMotion}, {"swatch", b.swatch},
 		{"seek", b.seek}, {"stepBack", b.stepBack}, {"nextEvent", b.nextEvent}, {"cancel", b.cancel},
 		{"params", b.params},
@@ -529,6 +531,15 @@ func (b *bridge) pan(args []js.Value) any {
 }
 
 func (b *bridge) fit([]js.Value) any { return b.moved(b.app.Fit()) }
+
+func (b *bridge) fitHeight(args []js.Value) any {
+	w, ok1 := finite(arg(args, 0))
+	h, ok2 := finite(arg(args, 1))
+	if !ok1 || !ok2 || w < 1 || h < 1 {
+		return fail("fitHeight takes a canvas width and a most height in CSS pixels, both 1 or more")
+	}
+	return b.app.FitHeight(int(min(w, 1<<15)), int(min(h, 1<<15)))
+}
 
 func (b *bridge) view([]js.Value) any { return app.Plain(b.app.View()) }
 

@@ -675,6 +675,8 @@ export interface Bufferscope {
   /** Shows the whole pool. */
   fit(): View;
   view(): View;
+  /** The canvas height, at most height, that shows the whole pool on a canvas width wide with nothing to spare. */
+  fitHeight(width: number, height: number): number | Failure;
   /** Rings one buffer, as the inspector does; null or -1 for none. */
   highlight(id: number | null): { ok: true; buffer: number };
   setTheme(theme: 'light' | 'dark'): { ok: boolean; theme: string; error?: string };

@@ -5,12 +5,18 @@
 
 const MIN = 12; // rem: the grid is never smaller than this, the page scrolls instead
 const MAX = 55; // rem: nor taller, on very tall windows
+const FLOOR = 6; // rem: a box shrunk to a small pool keeps this much, for its lane and hover
 const NARROW = '(max-width: 56.25em)'; // the one-column layout of style.css
 
 // fitStage keeps grid's height fitted whenever the window, the header or the stage changes.
+// It returns a function that fits it again now; give it need(width, height), the height the
+// pool needs on a canvas that wide and at most that high (bufferscope.fitHeight), once the
+// simulator runs, and the box shrinks to the pool: a pool that fills the width first leaves
+// no blank band under it.
 export function fitStage(grid) {
   const stage = grid.closest('.stage') || grid.parentElement;
   let queued = false;
+  let need = null;
   const fit = () => {
     queued = false;
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
@@ -32,7 +38,13 @@ export function fitStage(grid) {
     const room = innerHeight - top - below - rem; // a rem of air under the play bar
     // An even number of pixels: Ebiten centres its screen in the canvas, and an odd size
     // puts it half a pixel off, which blurs the cells' edges.
-    const h = 2 * Math.floor(Math.max(MIN * rem, Math.min(MAX * rem, room)) / 2);
+    let h = 2 * Math.floor(Math.max(MIN * rem, Math.min(MAX * rem, room)) / 2);
+    if (need) {
+      // The canvas is the box inside its border.
+      const border = grid.offsetHeight - grid.clientHeight;
+      const n = need(grid.clientWidth, h - border);
+      if (typeof n === 'number' && n >= 1) h = Math.min(h, 2 * Math.ceil(Math.max(n + border, FLOOR * rem) / 2));
+    }
     if (Math.abs(grid.getBoundingClientRect().height - h) > 1) grid.style.height = `${h}px`;
   };
   const queue = () => {
@@ -46,5 +58,8 @@ export function fitStage(grid) {
     if (el) ro.observe(el);
   }
   fit();
-  return fit;
+  return (fn) => {
+    if (fn) need = fn;
+    fit();
+  };
 }

@@ -69,10 +69,11 @@ async function start() {
   errors.init();
   initKeys({ slower: () => nudge(-1), faster: () => nudge(1) });
   const query = readQuery();
-  fitStage($('grid'));
+  const refit = fitStage($('grid'));
   const booted = await boot(__WASM_URL__);
   if (!booted) return;
   const { bs, canvas } = booted;
+  refit((w, h) => bs.fitHeight(w, h)); // the box shrinks to the pool
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-describedby', 'grid-help legend-heading');
   $('app-version').textContent = bs.version;
@@ -110,6 +111,7 @@ async function start() {
   let knownRun = -1; // stats().time.run of the run the page built or adopted
   const onLoaded = (res) => {
     knownRun = bs.stats().time.run;
+    refit(); // a new pool, or a lab with a lane under the grid
     inspector.clear();
     tooltip.hide();
     refreshLegend();

@@ -611,3 +611,33 @@ func TestEventLogCountsWhatTheCountersCount(t *testing.T) {
 		}
 	}
 }
+
+// TestFitHeightLeavesNoBlankRows: the height FitHeight gives for a canvas shows the whole pool
+// at the zoom the taller canvas had, with no row of pixels to spare, and never more than asked.
+func TestFitHeightLeavesNoBlankRows(t *testing.T) {
+	a := newApp(t)
+	for _, c := range []struct {
+		shared string
+		w, h   int
+	}{{"128MB", 874, 474}, {"128MB", 874, 572}, {"1MB", 600, 900}, {"1GB", 1200, 700}, {"128kB", 874, 572}} {
+		load(t, a, "free", map[string]string{"shared_buffers": c.shared})
+		a.Resize(c.w, c.h)
+		a.Fit()
+		tall := a.View()
+		fh := a.FitHeight(c.w, c.h)
+		if fh > c.h || fh < 1 {
+			t.Fatalf("%s on %d×%d: FitHeight %d", c.shared, c.w, c.h, fh)
+		}
+		a.Resize(c.w, fh)
+		a.Fit()
+		fitted := a.View()
+		if fitted.Cell != tall.Cell || fitted.Block != tall.Block || fitted.Cols != tall.Cols || fitted.Rows != tall.Rows {
+			t.Errorf("%s on %d×%d: at height %d the pool is drawn %+v, at %d %+v", c.shared, c.w, c.h, fh, fitted, c.h, tall)
+		}
+		a.Resize(c.w, fh-1)
+		a.Fit()
+		if v := a.View(); v.Cell == tall.Cell && v.Block == tall.Block && v.Rows == tall.Rows {
+			t.Errorf("%s on %d×%d: one pixel less than %d still shows the pool as before: it was not the least height", c.shared, c.w, c.h, fh)
+		}
+	}
+}

@@ -86,6 +86,17 @@ func (a *App) Fit() ViewInfo {
 	return a.View()
 }
 
+// FitHeight returns the canvas height, at most h, that shows the whole pool on a canvas w
+// pixels wide at the largest cells a w×h canvas allows, with nothing to spare: the rulers, the
+// rows and the lane below. The page sizes the grid's box with it, so no part of the box
+// stays blank under a pool that fills its width first.
+func (a *App) FitHeight(w, h int) int {
+	w, h = min(max(w, 1), 1<<15), min(max(h, 1), 1<<15)
+	l := grid.FitBelow(a.view.layout.N, w, h, a.view.layout.Below)
+	_, mh := l.MapSize()
+	return min(h, grid.Ruler+mh+grid.Pad+l.Below)
+}
+
 // Highlight rings buffer id, as the inspector does, or none for an id outside the pool; it
 // returns the buffer ringed, or -1.
 func (a *App) Highlight(id int) int {
