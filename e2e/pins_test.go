@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"math"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // pinsStats is what stats().counters holds in the pins lab, as far as the test reads it.
@@ -72,7 +75,7 @@ func TestPinsLeavesAndComparisons(t *testing.T) {
 	leaves := waitJS[[]leaf](p, waitTimeout, "the leaves drawn", `(ls => ls.length > 0 && ls)([...document.querySelectorAll('#pins-leaves figure.leaf')].map(f => ({
 		buffer: Number(f.dataset.buffer),
 		marks: f.querySelectorAll('svg rect').length,
-		items: bufferscope.buffer(Number(f.dataset.buffer)).lab.items,
+		items: parseInt(bufferscope.buffer(Number(f.dataset.buffer)).lab.find(d => d.label === "Items").value.replaceAll(",", "")),
 	})))`)
 	for _, l := range leaves {
 		if l.Marks != l.Items || l.Items == 0 {
@@ -105,5 +108,65 @@ func TestPinsLeavesAndComparisons(t *testing.T) {
 	}
 	if both := p.elementRect("#pins-compare"); float64(img.Bounds().Dx()) < both.W || float64(img.Bounds().Dy()) < both.H || colours(img, img.Bounds(), 3) < 2 {
 		t.Errorf("the comparison's PNG is %v, the charts %.0f×%.0f", img.Bounds(), both.W, both.H)
+	}
+}
+
+// TestLeafDetailsAreWorded: hovering a leaf in the pins lab shows worded lines in a fixed
+// order, its items as a small table, no field names of the code, the LSN once, and the
+// tooltip inside the window, on a wide screen and on a phone.
+func TestLeafDetailsAreWorded(t *testing.T) {
+	for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
+		p := openPageSized(t, "/?lab=pins&play=0", size[0], size[1])
+		p.step(3000)
+		waitJS[bool](p, waitTimeout, "a leaf in a buffer", `bufferscope.stats().view.leaves.length > 0`)
+		at := eval[struct{ X, Y float64 }](p, `(() => {
+			const id = bufferscope.stats().view.leaves[0].buffer;
+			const r = document.querySelector("#grid canvas").getBoundingClientRect();
+			for (let y = r.top + 0.5; y < r.bottom; y += 1) for (let x = r.left + 0.5; x < r.right; x += 1) {
+				const i = bufferscope.inspect(x, y);
+				if (i && i.buffer === id) return {X: x, Y: y};
+			}
+			return null;
+		})()`)
+		var orders []string
+		for i := 0; i < 2; i++ {
+			p.do(waitTimeout, "moving the mouse away", chromedp.MouseEvent(chromedp.MouseMoved, 1, 1))
+			p.do(waitTimeout, "moving the mouse over the leaf", chromedp.MouseEvent(chromedp.MouseMoved, at.X, at.Y))
+			p.do(waitTimeout, "waiting for #tooltip", chromedp.WaitVisible(chromedp.CSS("#tooltip")))
+			got := eval[struct {
+				Labels        []string
+				Text          string
+				Header        []string
+				L, T, R, B, W float64
+				H             float64
+			}](p, `(() => {
+				const tip = document.querySelector("#tooltip");
+				const r = tip.getBoundingClientRect();
+				return {Labels: [...tip.querySelectorAll("dt")].map((d) => d.textContent), Text: tip.innerText,
+					Header: [...tip.querySelectorAll("table th")].map((d) => d.textContent),
+					L: r.left, T: r.top, R: r.right, B: r.bottom, W: innerWidth, H: innerHeight};
+			})()`)
+			orders = append(orders, strings.Join(got.Labels, "|"))
+			if !strings.Contains(orders[i], "Index page|Items|Splits") {
+				t.Errorf("%dx%d: the leaf's details are labelled %q, want Index page, Items, Splits in order", size[0], size[1], got.Labels)
+			}
+			if len(got.Header) == 0 || got.Header[0] != "itemoffset" {
+				t.Errorf("%dx%d: the leaf's items are not a table with bt_page_items' columns: %q", size[0], size[1], got.Header)
+			}
+			for _, raw := range []string{"lpDead", "itemStates", "btPageItems", "recentHint", "deadUnmarked", "vacuumWaiting", "LLLL"} {
+				if strings.Contains(got.Text, raw) {
+					t.Errorf("%dx%d: the tooltip shows the code's %q:\n%s", size[0], size[1], raw, got.Text)
+				}
+			}
+			if n := strings.Count(got.Text, "LSN"); n != 1 {
+				t.Errorf("%dx%d: the tooltip says LSN %d times:\n%s", size[0], size[1], n, got.Text)
+			}
+			if got.L < 0 || got.T < 0 || got.R > got.W || got.B > got.H {
+				t.Errorf("%dx%d: the tooltip at (%.0f,%.0f)-(%.0f,%.0f) leaves the %.0f×%.0f window", size[0], size[1], got.L, got.T, got.R, got.B, got.W, got.H)
+			}
+		}
+		if orders[0] != orders[1] {
+			t.Errorf("%dx%d: two hovers of the same leaf gave %q then %q", size[0], size[1], orders[0], orders[1])
+		}
 	}
 }

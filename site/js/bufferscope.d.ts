@@ -545,6 +545,14 @@ export interface Legend {
   empty: { color: string; edge: string }; // an empty buffer's colours
 }
 
+/** One line a lab's view adds to a buffer's details: {label: "VACUUM's ring", value: "slot 3 of 32"}. */
+export interface LabDetail {
+  label: string;
+  value: string;
+  /** A small table shown with the line, its first row the header. */
+  table?: string[][];
+}
+
 export interface BufferInfo {
   buffer: number;
   empty: boolean;
@@ -559,8 +567,8 @@ export interface BufferInfo {
   lsn: string; // page LSN
   dirty: boolean;
   valid: boolean;
-  /** What the lab's view knows of the buffer, as label → text ("Dropped?": "yes"). */
-  lab?: Record<string, string>;
+  /** What the lab's view knows of the buffer, in the order to read it (labview.Detail). */
+  lab?: LabDetail[];
   /** Set when the pixel under the point stands for a block of buffers. */
   group?: {
     first: number; // the block's top-left buffer, described above

@@ -12,9 +12,28 @@ function el(tag, text, cls) {
   return e;
 }
 
-// describe renders what bufferscope.inspect or .buffer returned as nodes. Every value is
-// set as text: relation names come from commands and are not trusted as HTML.
-export function describe(info) {
+// TOOLTIP_ROWS is how many rows of a lab's table the tooltip shows; the inspector shows all.
+const TOOLTIP_ROWS = 6;
+
+// table renders a lab detail's table (its first row the header), at most rows body rows.
+function table(rows, limit) {
+  const t = el('table', undefined, 'detail-table');
+  const head = el('tr');
+  for (const h of rows[0]) head.append(el('th', h));
+  t.append(el('thead'), el('tbody'));
+  t.tHead.append(head);
+  for (const r of rows.slice(1, 1 + limit)) {
+    const tr = el('tr');
+    for (const c of r) tr.append(el('td', c));
+    t.tBodies[0].append(tr);
+  }
+  return t;
+}
+
+// describe renders what bufferscope.inspect or .buffer returned as nodes, the lab's details in
+// the order its view gives them. Every value is set as text: relation names come from
+// commands and are not trusted as HTML. compact shortens a lab's tables, for the tooltip.
+export function describe(info, compact = false) {
   const frag = document.createDocumentFragment();
   const g = info.group;
   if (g) {
@@ -40,9 +59,19 @@ export function describe(info) {
   row('Usage count', `${info.usage} of 5`);
   row('Pins', info.pins ? `${info.pins} (${info.pinnedBy.join(', ')})` : '0');
   row('Page LSN', info.lsn, true);
-  // What the lab adds about the buffer: label and text pairs from its view.
-  for (const [k, v] of Object.entries(info.lab || {})) row(k, String(v));
   frag.append(dl);
+  // What the lab adds about the buffer: worded lines from its view, some with a table.
+  for (const d of Array.isArray(info.lab) ? info.lab : []) {
+    const lines = el('dl', undefined, 'lab-details');
+    lines.append(el('dt', String(d.label)), el('dd', String(d.value)));
+    frag.append(lines);
+    if (Array.isArray(d.table) && d.table.length > 1) {
+      const limit = compact ? TOOLTIP_ROWS : d.table.length - 1;
+      frag.append(el('div', undefined, 'table-wrap'));
+      frag.lastChild.append(table(d.table, limit));
+      if (d.table.length - 1 > limit) frag.append(el('p', `${plural(d.table.length - 1 - limit, 'more row')}: click the buffer to see them in the inspector.`, 'muted small'));
+    }
+  }
   return frag;
 }
 
@@ -58,14 +87,18 @@ export class Tooltip {
       this.hide();
       return;
     }
-    this.node.replaceChildren(describe(info));
+    this.node.replaceChildren(describe(info, true));
     this.node.hidden = false;
     const r = this.node.getBoundingClientRect();
     const pad = 14;
     let left = x + pad;
     let top = y + pad;
-    if (left + r.width > innerWidth - 8) left = Math.max(8, x - pad - r.width);
-    if (top + r.height > innerHeight - 8) top = Math.max(8, y - pad - r.height);
+    // Beside the point where it fits, else on the other side; never off the screen (its size
+    // is bounded by the stylesheet).
+    if (left + r.width > innerWidth - 8) left = x - pad - r.width;
+    if (top + r.height > innerHeight - 8) top = y - pad - r.height;
+    left = Math.max(8, Math.min(left, innerWidth - 8 - r.width));
+    top = Math.max(8, Math.min(top, innerHeight - 8 - r.height));
     this.node.style.left = `${left}px`;
     this.node.style.top = `${top}px`;
   }

@@ -1,6 +1,9 @@
 package app
 
-import "github.com/bufferscope/bufferscope/sim"
+import (
+	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/wasm/labview"
+)
 
 // BufferInfo is what hovering over a cell tells the reader about one buffer.
 type BufferInfo struct {
@@ -19,8 +22,8 @@ type BufferInfo struct {
 	Valid    bool     `json:"valid"`
 	// Group is set when the cell stands for a block of buffers.
 	Group *GroupInfo `json:"group,omitempty"`
-	// Lab is what the lab's view adds (labview.View.Inspect), or nil.
-	Lab map[string]any `json:"lab,omitempty"`
+	// Lab is what the lab's view adds (labview.View.Inspect), in order, or nil.
+	Lab []labview.Detail `json:"lab,omitempty"`
 }
 
 // GroupInfo summarises the Side×Side block of buffers one pixel stands for.

@@ -37,9 +37,9 @@ type View interface {
 	// Overlay rebuilds o, which the app draws over the grid's image, for layout l in theme
 	// t, and reports whether it differs from the last one. reduced asks for no motion.
 	Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool
-	// Inspect returns what the view adds about buffer id under "lab" in the inspector, or
-	// nil.
-	Inspect(id int) map[string]any
+	// Inspect returns what the view adds about buffer id to its details (the tooltip and the
+	// inspector), in the order the reader should read it, or nil.
+	Inspect(id int) []Detail
 	// Flash says whether event e flashes a buffer and how, beyond the reads and writes every
 	// lab flashes (grid.Tracker.Note).
 	Flash(e *sim.Event) (grid.FlashKind, bool)
@@ -114,10 +114,29 @@ func (Default) Overlay(o *grid.Overlay, _ *grid.Layout, _ *grid.Theme, _ bool) b
 }
 
 // Inspect adds nothing.
-func (Default) Inspect(int) map[string]any { return nil }
+func (Default) Inspect(int) []Detail { return nil }
 
 // Flash adds no flash.
 func (Default) Flash(*sim.Event) (grid.FlashKind, bool) { return 0, false }
 
 // Stats adds nothing.
 func (Default) Stats() map[string]any { return nil }
+
+// Detail is one line a lab's view adds to a buffer's details: a label in words and its
+// value as text, such as {"VACUUM's ring", "slot 3 of 32"}.
+type Detail struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+	// Table is a small table shown with the line, its first row the header; nil for none.
+	Table [][]string `json:"table,omitempty"`
+}
+
+// Lookup returns the value of the detail labelled label in ds, and whether there is one.
+func Lookup(ds []Detail, label string) (string, bool) {
+	for _, d := range ds {
+		if d.Label == label {
+			return d.Value, true
+		}
+	}
+	return "", false
+}

@@ -96,17 +96,26 @@ func (v *View) Stats() map[string]any {
 
 // Inspect says whether buffer id holds a page of a relation the replay drops, and whether
 // the scan under way has already checked its descriptor.
-func (v *View) Inspect(id int) map[string]any {
+func (v *View) Inspect(id int) []labview.Detail {
 	if id < 0 || id >= v.s.Pool.NBuffers {
 		return nil
 	}
 	var bv [1]sim.BufferView
 	v.s.Snapshot(bv[:], id)
 	p := simdrop.ProgressOf(v.s)
-	return map[string]any{
-		"target":  bv[0].State.Has(sim.BM_TAG_VALID) && bv[0].Rel >= 0 && int(bv[0].Rel) < v.nrel,
-		"checked": p.Path == sim.PathScan && id < p.Cursor,
+	target := "no"
+	if bv[0].State.Has(sim.BM_TAG_VALID) && bv[0].Rel >= 0 && int(bv[0].Rel) < v.nrel {
+		target = "yes: its relation is dropped"
 	}
+	out := []labview.Detail{{Label: "Dropped by the replay", Value: target}}
+	if p.Path == sim.PathScan {
+		checked := "not yet"
+		if id < p.Cursor {
+			checked = "yes"
+		}
+		out = append(out, labview.Detail{Label: "Checked by the full scan", Value: checked})
+	}
+	return out
 }
 
 // Overlay rebuilds the overlay for the replay's progress and reports whether it differs

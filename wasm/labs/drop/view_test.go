@@ -6,6 +6,7 @@ import (
 	"github.com/bufferscope/bufferscope/sim"
 	simdrop "github.com/bufferscope/bufferscope/sim/labs/drop"
 	"github.com/bufferscope/bufferscope/wasm/grid"
+	"github.com/bufferscope/bufferscope/wasm/labview"
 )
 
 // TestViewDrawsAScan: through the labview.View interface, a scan under way is drawn as a
@@ -63,10 +64,10 @@ func TestViewDrawsAScan(t *testing.T) {
 	if v.Overlay(&o, &layout, theme, false) {
 		t.Error("an unchanged overlay reported a change")
 	}
-	if got := v.Inspect(0)["checked"]; got != true {
+	if got, _ := labview.Lookup(v.Inspect(0), "Checked by the full scan"); got != "yes" {
 		t.Errorf("buffer 0 checked = %v", got)
 	}
-	if got := v.Inspect(n - 1)["checked"]; got != false {
+	if got, _ := labview.Lookup(v.Inspect(n-1), "Checked by the full scan"); got != "not yet" {
 		t.Errorf("the last buffer checked = %v", got)
 	}
 	if v.Inspect(n) != nil {

@@ -9,7 +9,6 @@ package pins
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
@@ -56,9 +55,11 @@ func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int32) int) {
 // maxItemsShown bounds the bt_page_items rows the inspector lists.
 const maxItemsShown = 24
 
-// Inspect describes the leaf page in buffer id: its block, LSN, items live, dead and
-// LP_DEAD, whether VACUUM waits for it, and its first items as bt_page_items shows them.
-func (v *View) Inspect(id int) map[string]any {
+// Inspect describes the leaf page in buffer id: its block, its items (live, dead and not
+// marked, LP_DEAD), its splits, whether VACUUM waits for its cleanup lock and the last hint
+// a scan set or lost on it, and its first items as bt_page_items shows them, with the state
+// of each item's heap tuple.
+func (v *View) Inspect(id int) []labview.Detail {
 	if v.srv == nil || id < 0 || id >= v.srv.Pool.NBuffers {
 		return nil
 	}
@@ -68,64 +69,99 @@ func (v *View) Inspect(id int) map[string]any {
 	}
 	l := v.srv.Index.LeafByBlock(d.Tag.Block)
 	if l == nil {
-		return map[string]any{"page": "metapage"}
+		return []labview.Detail{{Label: "Index page", Value: "the metapage"}}
 	}
-	live, dead, lp := 0, 0, 0
-	var rows []string
-	states := make([]byte, len(l.Items))
-	for i, it := range l.Items {
-		switch {
-		case it.LPDead:
-			lp++
-			states[i] = 'X'
-		case v.srv.Index.State(it.TID) == simpins.Dead:
-			dead++
-			states[i] = 'd'
-		default:
-			live++
-			states[i] = 'L'
+	lf := v.leaf(id, l)
+	table := [][]string{{"itemoffset", "ctid", "dead", "data", "heap tuple"}}
+	for i, it := range l.Items[:min(len(l.Items), maxItemsShown)] {
+		tuple := "live"
+		if v.srv.Index.State(it.TID) == simpins.Dead {
+			tuple = "dead to all"
 		}
-		if i < maxItemsShown {
-			rows = append(rows, fmt.Sprintf("%d | (%d,%d) | %t | %d", i+1, it.TID/64, it.TID%64+1, it.LPDead, it.Key))
-		}
+		table = append(table, []string{fmt.Sprint(i + 1), fmt.Sprintf("(%d,%d)", it.TID/64, it.TID%64+1), fmt.Sprint(it.LPDead), fmt.Sprint(it.Key), tuple})
 	}
-	hint := ""
-	if r, ok := v.recent[int32(id)]; ok && v.now-r.at <= markSeconds {
-		hint = "set"
-		if r.lost {
-			hint = "lost"
-		}
+	items := fmt.Sprintf("%d: %d live, %d dead not yet marked, %d LP_DEAD", len(l.Items), lf.Live, lf.DeadUnmarked, lf.LPDead)
+	if len(l.Items) > maxItemsShown {
+		items += fmt.Sprintf(" (the first %d below)", maxItemsShown)
 	}
-	return map[string]any{
-		"page": "leaf", "block": int(l.Block), "lsn": l.LSN.String(), "items": len(l.Items),
-		"live": live, "deadUnmarked": dead, "lpDead": lp, "splits": l.Splits,
-		"vacuumWaiting": v.srv.WaitingOnBlock == l.Block && l.Block != 0,
-		"btPageItems":   "itemoffset | ctid | dead | data\n" + strings.Join(rows, "\n"),
-		// itemStates has one letter per item in page order: L live, d dead and not
-		// marked, X LP_DEAD; recentHint is "set" or "lost" while the leaf's ring shows.
-		"itemStates": string(states), "recentHint": hint,
+	out := []labview.Detail{
+		{Label: "Index page", Value: fmt.Sprintf("leaf, block %d", l.Block)},
+		{Label: "Items", Value: items, Table: table},
+		{Label: "Splits", Value: fmt.Sprint(l.Splits)},
 	}
+	if lf.VacuumWaiting {
+		out = append(out, labview.Detail{Label: "VACUUM", Value: "waiting for its cleanup lock on this leaf"})
+	}
+	switch lf.RecentHint {
+	case "set":
+		out = append(out, labview.Detail{Label: "Last hint", Value: "a scan just set LP_DEAD hints here"})
+	case "lost":
+		out = append(out, labview.Detail{Label: "Last hint", Value: "a scan just lost its hints here"})
+	}
+	return out
 }
 
-// leavesShown is how many of the leftmost leaves Stats names for the page to draw large.
+// leavesShown is how many of the leftmost leaves Stats describes for the page to draw large.
 const leavesShown = 6
 
-// Stats names the buffers of the leftmost leaves, the hottest under Zipfian keys, in key
-// order ("leafBuffers": "12,40,7"; a leaf not in a buffer yet is left out).
+// Leaf is one of the leftmost leaves as the page draws it large.
+type Leaf struct {
+	Buffer int    `json:"buffer"`
+	Block  int    `json:"block"`
+	LSN    string `json:"lsn"`
+	Pins   int    `json:"pins"`
+	// States has one letter per item in page order: L live, d dead and not marked, X LP_DEAD.
+	States        string `json:"states"`
+	Live          int    `json:"live"`
+	DeadUnmarked  int    `json:"deadUnmarked"`
+	LPDead        int    `json:"lpDead"`
+	RecentHint    string `json:"recentHint"` // "set" or "lost" while the leaf's ring shows, else ""
+	VacuumWaiting bool   `json:"vacuumWaiting"`
+}
+
+// Stats describes the leftmost leaves that are in buffers, in key order, under "leaves".
 func (v *View) Stats() map[string]any {
 	if v.srv == nil {
 		return nil
 	}
-	var ids []string
+	leaves := make([]Leaf, 0, leavesShown)
 	for _, l := range v.srv.Index.Leaves {
-		if len(ids) == leavesShown {
+		if len(leaves) == leavesShown {
 			break
 		}
 		if id, ok := v.srv.BufferOf(l.Block); ok {
-			ids = append(ids, fmt.Sprint(id))
+			leaves = append(leaves, v.leaf(id, l))
 		}
 	}
-	return map[string]any{"leafBuffers": strings.Join(ids, ",")}
+	return map[string]any{"leaves": leaves}
+}
+
+// leaf describes leaf l in buffer id.
+func (v *View) leaf(id int, l *simpins.Leaf) Leaf {
+	states := make([]byte, len(l.Items))
+	out := Leaf{Buffer: id, Block: int(l.Block), LSN: l.LSN.String(), Pins: v.srv.Pool.Desc(id).State.RefCount(),
+		VacuumWaiting: v.srv.WaitingOnBlock == l.Block && l.Block != 0}
+	for i, it := range l.Items {
+		switch {
+		case it.LPDead:
+			out.LPDead++
+			states[i] = 'X'
+		case v.srv.Index.State(it.TID) == simpins.Dead:
+			out.DeadUnmarked++
+			states[i] = 'd'
+		default:
+			out.Live++
+			states[i] = 'L'
+		}
+	}
+	out.States = string(states)
+	if r, ok := v.recent[int32(id)]; ok && v.now-r.at <= markSeconds {
+		out.RecentHint = "set"
+		if r.lost {
+			out.RecentHint = "lost"
+		}
+	}
+	return out
 }
 
 // Step runs the steps as the default view does and remembers the buffers whose hints were

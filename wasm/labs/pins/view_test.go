@@ -43,12 +43,13 @@ func TestInspectLeaf(t *testing.T) {
 			}
 			continue
 		}
-		if info["page"] != "leaf" {
+		if page, _ := labview.Lookup(info, "Index page"); !strings.HasPrefix(page, "leaf, block ") {
 			continue
 		}
 		found = true
-		if !strings.HasPrefix(info["btPageItems"].(string), "itemoffset | ctid | dead | data\n1 | ") || info["items"].(int) == 0 {
-			t.Fatalf("leaf in buffer %d: %v", id, info)
+		items := info[1]
+		if items.Label != "Items" || len(items.Table) < 2 || strings.Join(items.Table[0], " | ") != "itemoffset | ctid | dead | data | heap tuple" || items.Table[1][0] != "1" {
+			t.Fatalf("leaf in buffer %d: %+v", id, info)
 		}
 		break
 	}
@@ -60,34 +61,32 @@ func TestInspectLeaf(t *testing.T) {
 	}
 }
 
-// Stats names the leftmost leaves' buffers in key order, and each one's item states agree
-// with the inspector's counts.
-func TestStatsNameTheLeftmostLeaves(t *testing.T) {
+// Stats describes the leftmost leaves in key order, each in its own buffer, and each one's
+// item states agree with the inspector's counts.
+func TestStatsDescribeTheLeftmostLeaves(t *testing.T) {
 	v, _ := steppedView(t, 50000)
-	ids := strings.Split(v.Stats()["leafBuffers"].(string), ",")
-	if len(ids) != leavesShown {
-		t.Fatalf("leafBuffers = %v, want %d buffers", ids, leavesShown)
+	leaves := v.Stats()["leaves"].([]Leaf)
+	if len(leaves) != leavesShown {
+		t.Fatalf("%d leaves described, want %d", len(leaves), leavesShown)
 	}
 	last := -1
-	for _, s := range ids {
-		var id int
-		if _, err := fmt.Sscan(s, &id); err != nil {
-			t.Fatal(err)
+	for _, lf := range leaves {
+		info := v.Inspect(lf.Buffer)
+		if page, _ := labview.Lookup(info, "Index page"); page != fmt.Sprintf("leaf, block %d", lf.Block) {
+			t.Fatalf("buffer %d: the inspector says %q, the leaves card leaf %d", lf.Buffer, page, lf.Block)
 		}
-		info := v.Inspect(id)
-		if info["page"] != "leaf" {
-			t.Fatalf("buffer %d is not a leaf: %v", id, info)
+		if lf.Block <= last {
+			t.Errorf("leaf %d after leaf %d: not in key order", lf.Block, last)
 		}
-		if info["block"].(int) == last {
-			t.Errorf("buffer %d holds leaf %d again", id, last)
+		states := lf.States
+		want := fmt.Sprintf("%d: %d live, %d dead not yet marked, %d LP_DEAD", len(states),
+			strings.Count(states, "L"), strings.Count(states, "d"), strings.Count(states, "X"))
+		if items, _ := labview.Lookup(info, "Items"); !strings.HasPrefix(items, want) {
+			t.Errorf("buffer %d: the inspector says %q, the drawn item states %q", lf.Buffer, items, want)
 		}
-		states := info["itemStates"].(string)
-		if len(states) != info["items"].(int) ||
-			strings.Count(states, "L") != info["live"].(int) ||
-			strings.Count(states, "d") != info["deadUnmarked"].(int) ||
-			strings.Count(states, "X") != info["lpDead"].(int) {
-			t.Errorf("buffer %d: itemStates %q disagree with %v", id, states, info)
+		if lf.Live != strings.Count(states, "L") || lf.LPDead != strings.Count(states, "X") {
+			t.Errorf("leaf %d: counts %+v disagree with its states", lf.Block, lf)
 		}
-		last = info["block"].(int)
+		last = lf.Block
 	}
 }

@@ -5,6 +5,8 @@
 package ring
 
 import (
+	"fmt"
+
 	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
 	"github.com/bufferscope/bufferscope/wasm/grid"
@@ -75,19 +77,20 @@ func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event,
 }
 
 // Inspect says whether buffer id is in VACUUM's ring, and in which slot.
-func (v *View) Inspect(id int) map[string]any {
+func (v *View) Inspect(id int) []labview.Detail {
 	if v.s == nil || id < 0 || id >= v.s.Pool.NBuffers {
 		return nil
 	}
-	slot := -1
-	if v.run != nil {
-		for i, b := range v.run.Ring().Buffers(v.slots[:0]) {
-			if b == id {
-				slot = i
-			}
+	if v.run == nil {
+		return nil
+	}
+	ring := v.run.Ring().Buffers(v.slots[:0])
+	for i, b := range ring {
+		if b == id {
+			return []labview.Detail{{Label: "VACUUM's ring", Value: fmt.Sprintf("slot %d of %d", i+1, len(ring))}}
 		}
 	}
-	return map[string]any{"ringSlot": slot}
+	return []labview.Detail{{Label: "VACUUM's ring", Value: "not in the ring"}}
 }
 
 // Overlay outlines the ring's buffers, rings VACUUM's slot and draws the WAL bar.

@@ -1,11 +1,13 @@
 package ring
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim"
 	simring "github.com/bufferscope/bufferscope/sim/labs/ring"
 	"github.com/bufferscope/bufferscope/wasm/grid"
+	"github.com/bufferscope/bufferscope/wasm/labview"
 )
 
 // TestViewOutlinesTheRing: through the labview.View interface, every ring buffer is
@@ -51,7 +53,7 @@ func TestViewOutlinesTheRing(t *testing.T) {
 		t.Errorf("%d fills in the ring colour for a ring of %d", outlined, ring.RingSize())
 	}
 	first := ring.Buffers(nil)[0]
-	if got := v.Inspect(first)["ringSlot"]; got != 0 {
-		t.Errorf("buffer %d's ring slot %v, want 0", first, got)
+	if got, _ := labview.Lookup(v.Inspect(first), "VACUUM's ring"); got != fmt.Sprintf("slot 1 of %d", ring.RingSize()) {
+		t.Errorf("buffer %d's ring slot %q, want the first of %d", first, got, ring.RingSize())
 	}
 }

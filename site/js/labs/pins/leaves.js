@@ -2,10 +2,10 @@
 // order, a live item a filled square, a dead one not yet marked a hollow square, an LP_DEAD
 // one a square crossed out; its pins, its LSN, a hint just set (✓) or lost (✗), and VACUUM
 // waiting for its pins. Every state has a shape and a word, not a colour alone. The view
-// (wasm/labs/pins) names the leaves' buffers in stats().view.leafBuffers, and bufferscope.buffer(id).lab
-// describes each.
+// (wasm/labs/pins) describes the leaves in stats().view.leaves: buffer, block, LSN, pins, item
+// states (L live, d dead, X LP_DEAD) and their counts, a recent hint, VACUUM waiting.
 
-import { plural } from '../../format.js';
+import { count, plural } from '../../format.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -57,37 +57,34 @@ export class LeavesCard {
     const now = performance.now();
     if (!force && now - this.at < REFRESH_MS && stats.playing) return;
     this.at = now;
-    const ids = String((stats.view && stats.view.leafBuffers) || '').split(',').filter((s) => s !== '').map(Number);
-    const leaves = ids.map((id) => ({ id, info: this.bs.buffer(id) })).filter((l) => l.info && l.info.lab && l.info.lab.page === 'leaf');
-    const key = JSON.stringify(leaves.map((l) => [l.id, l.info.pins, l.info.lab.itemStates, l.info.lab.recentHint, l.info.lab.vacuumWaiting, l.info.lab.lsn]));
+    const leaves = (stats.view && Array.isArray(stats.view.leaves)) ? stats.view.leaves : [];
+    const key = JSON.stringify(leaves);
     if (key === this.key) return;
     this.key = key;
-    this.container.replaceChildren(...leaves.map(({ id, info }) => this.leaf(id, info)));
-    const lab = leaves.map((l) => l.info.lab);
-    const sum = (k) => lab.reduce((a, l) => a + Number(l[k] || 0), 0);
+    this.container.replaceChildren(...leaves.map((l) => this.leaf(l)));
+    const sum = (k) => leaves.reduce((a, l) => a + Number(l[k] || 0), 0);
     this.summary.textContent = leaves.length
-      ? `The ${leaves.length} leftmost leaves hold ${sum('live')} live items, ${sum('deadUnmarked')} dead ones not marked and ${sum('lpDead')} marked LP_DEAD${lab.some((l) => l.vacuumWaiting) ? '; VACUUM is waiting for pins on one of them' : ''}.`
+      ? `The ${leaves.length} leftmost leaves hold ${count(sum('live'))} live items, ${count(sum('deadUnmarked'))} dead ones not marked and ${count(sum('lpDead'))} marked LP_DEAD${leaves.some((l) => l.vacuumWaiting) ? '; VACUUM is waiting for pins on one of them' : ''}.`
       : 'The leaves appear once the run has read them.';
   }
 
-  leaf(id, info) {
-    const l = info.lab;
+  leaf(l) {
     const fig = document.createElement('figure');
     fig.className = 'leaf';
-    fig.dataset.buffer = String(id);
+    fig.dataset.buffer = String(l.buffer);
     if (l.vacuumWaiting) fig.classList.add('vacuum-waiting');
     const cap = document.createElement('figcaption');
     const badges = [];
-    if (info.pins > 0) badges.push(`📌 ${plural(info.pins, 'pin')}`);
+    if (l.pins > 0) badges.push(`📌 ${plural(l.pins, 'pin')}`);
     if (l.recentHint === 'set') badges.push('✓ hint set');
     if (l.recentHint === 'lost') badges.push('✗ hint lost');
     if (l.vacuumWaiting) badges.push('⏳ VACUUM waits for its pins');
-    cap.textContent = `Leaf ${l.block} · buffer ${id} · LSN ${l.lsn} · ${l.items} items`;
+    cap.textContent = `Leaf ${count(l.block)} · buffer ${count(l.buffer)} · LSN ${l.lsn} · ${plural(l.states.length, 'item')}`;
     const b = document.createElement('span');
     b.className = 'leaf-badges';
     b.textContent = badges.join(' · ');
     cap.append(document.createElement('br'), b);
-    fig.append(cap, itemsSVG(String(l.itemStates || '')));
+    fig.append(cap, itemsSVG(String(l.states || '')));
     fig.setAttribute('aria-label', `Leaf ${l.block}: ${l.live} live items, ${l.deadUnmarked} dead not marked, ${l.lpDead} LP_DEAD${badges.length ? `; ${badges.join(', ')}` : ''}`);
     return fig;
   }
