@@ -17,12 +17,14 @@ import (
 // distOptions are the flags of dist, shared by serve.
 type distOptions struct {
 	site, out     string
+	docs          string
 	brotliQuality int
 }
 
 func addDistFlags(fs *flag.FlagSet) *distOptions {
 	o := &distOptions{}
 	fs.StringVar(&o.site, "site", "site", "directory of the site's HTML, CSS, JS and static files")
+	fs.StringVar(&o.docs, "docs", "docs", "directory of the documents the site also serves as pages (embed.md); none when it does not exist")
 	fs.StringVar(&o.out, "out", "dist", "output directory, replaced as a whole")
 	fs.IntVar(&o.brotliQuality, "brotli-quality", 9, "brotli quality of the .br files, 0-11; 10 and 11 take ~10x longer on the wasm for ~10% less")
 	return o
@@ -100,6 +102,9 @@ func dist(o distOptions, w io.Writer) (headerRules, error) {
 	}
 	appc, workerc := compile(appPackage, "bufferscope.wasm"), compile(workerPackage, "worker.wasm")
 	s, err := loadSite(o.site)
+	if s != nil {
+		s.docs = o.docs
+	}
 	var execJS []byte
 	if err == nil {
 		execJS, err = wasmExecJS()

@@ -30,6 +30,7 @@ import (
 // copied unchanged.
 type site struct {
 	dir    string
+	docs   string // the repository's docs/, of which servedDocs become pages; "" for none
 	pages  []*asset
 	styles []*asset
 	static []*asset
@@ -157,8 +158,16 @@ func (s *site) build(c code) ([]*asset, error) {
 	if err != nil {
 		return nil, err
 	}
-	var pages []*asset
+	names := map[string]bool{}
 	for _, p := range s.pages {
+		names[p.path] = true
+	}
+	docs, err := buildDocs(s.docs, refs["style.css"], names)
+	if err != nil {
+		return nil, err
+	}
+	var pages []*asset
+	for _, p := range slices.Concat(s.pages, docs) {
 		min, err := m.Bytes("text/html", rewriteRefs(p.data, refs))
 		if err != nil {
 			return nil, fmt.Errorf("minifying %s: %w", p.path, err)
@@ -207,7 +216,7 @@ func (s *site) buildWorker(wasm []byte) ([]*asset, error) {
 }
 
 // buildServiceWorker bundles the service worker, when the site has one, with the files it
-// keeps for offline use: the pages and every asset under assets/, relative to the site's root,
+// keeps for offline use: the pages (the served documents too) and every asset under assets/, relative to the site's root,
 // and the name of its cache, which changes whenever one of those files does.
 func (s *site) buildServiceWorker(built []*asset) ([]*asset, error) {
 	if !s.files[serviceWorkerEntry] {
@@ -216,7 +225,7 @@ func (s *site) buildServiceWorker(built []*asset) ([]*asset, error) {
 	var files []string
 	sum := sha256.New()
 	for _, a := range built {
-		if !strings.HasPrefix(a.path, assetDir+"/") && !(path.Ext(a.path) == ".html" && !strings.Contains(a.path, "/")) {
+		if !strings.HasPrefix(a.path, assetDir+"/") && path.Ext(a.path) != ".html" {
 			continue
 		}
 		files = append(files, a.path)

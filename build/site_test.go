@@ -356,3 +356,56 @@ func TestServiceWorkerKeepsEveryPageAndAsset(t *testing.T) {
 		t.Errorf("a changed page kept the cache name %s", first)
 	}
 }
+
+// TestServedDocs builds a site with the repository's docs beside it: each served document
+// becomes a page under docs/ with the site's stylesheet, a link to a page of the site points
+// to the served page, a link to another file of the repository keeps only its text, and the
+// web's links and the tables stay.
+func TestServedDocs(t *testing.T) {
+	root := writeSite(t, map[string]string{
+		"docs/embed.md": "# Embedding it\n\nSee [the example](../site/embed.html#top) and [its script](../site/js/embed.js), " +
+			"or [MDN](https://developer.mozilla.org/).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+	})
+	files := maps.Clone(fakeSite)
+	s, err := loadSite(writeSite(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.docs = filepath.Join(root, "docs")
+	assets, err := s.build(fakeCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page, style string
+	for _, a := range assets {
+		switch {
+		case a.path == "docs/embed.html":
+			page = string(a.data)
+		case strings.HasPrefix(a.path, "assets/style."):
+			style = a.path
+		}
+	}
+	if page == "" {
+		t.Fatal("no docs/embed.html in the built site")
+	}
+	for _, want := range []string{
+		`<title>Embedding it — bufferscope</title>`,
+		`<link rel="stylesheet" href="../` + style + `">`,
+		`<a href="../embed.html#top">the example</a>`,
+		`and its script,`,
+		`<a href="https://developer.mozilla.org/">MDN</a>`,
+		`<table>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("docs/embed.html lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "js/embed.js") {
+		t.Errorf("docs/embed.html links a file the site does not serve:\n%s", page)
+	}
+	// Without the docs folder the site builds without them.
+	s.docs = filepath.Join(root, "no-such-folder")
+	if _, err := s.build(fakeCode); err != nil {
+		t.Errorf("a site without docs: %v", err)
+	}
+}

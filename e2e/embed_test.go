@@ -333,6 +333,22 @@ func TestEmbedSnippet(t *testing.T) {
 	if strings.Contains(code, "play=") {
 		t.Errorf("the snippet %s carries play=, which means nothing to the embed", code)
 	}
+	// The dialog links the guide to embedding as the site serves it, not a path in the
+	// repository.
+	guide := eval[struct {
+		Href   string
+		Status int
+		Title  string
+	}](p, `(async () => {
+		const a = document.querySelector("#embed-dialog a[href]");
+		if (!a) return {Href: "", Status: 0, Title: ""};
+		const res = await fetch(a.href);
+		const doc = new DOMParser().parseFromString(await res.text(), "text/html");
+		return {Href: a.getAttribute("href"), Status: res.status, Title: doc.title};
+	})()`)
+	if guide.Status != 200 || !strings.HasPrefix(guide.Title, "Embedding bufferscope") {
+		t.Errorf("the Embed dialog links %q: status %d, title %q; want the guide to embedding", guide.Href, guide.Status, guide.Title)
+	}
 	// The dialog owns the keys: "." on its Copy button does not step the run behind it.
 	eval[any](p, `document.getElementById("embed-copy").focus()`)
 	p.do(waitTimeout, "pressing . in the dialog", chromedp.KeyEvent("."))
