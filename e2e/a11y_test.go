@@ -381,3 +381,27 @@ func TestGridFillsItsBox(t *testing.T) {
 	}
 	p.key(kb.Escape)
 }
+
+// TestFieldsFollowTheTheme: in the dark theme every field of every lab's form (text, number,
+// choice) is drawn like the others, on the theme's surface in its text colour, not as the
+// browser's grey box.
+func TestFieldsFollowTheTheme(t *testing.T) {
+	p := openPage(t, "/?play=0")
+	p.click("#theme")
+	waitJS[bool](p, waitTimeout, "the dark theme", `document.documentElement.dataset.theme === "dark"`)
+	for _, lab := range labNames(p) {
+		p.click("#lab-" + lab)
+		waitJS[bool](p, waitTimeout, "the lab "+lab, fmt.Sprintf(`bufferscope.stats().lab === %q`, lab))
+		odd := eval[[]string](p, `(() => {
+			const fields = [...document.querySelectorAll("#settings-fields input:not([type=range]):not([type=radio]):not([type=checkbox]), #settings-fields select")];
+			const ref = getComputedStyle(document.querySelector("#settings-fields select"));
+			return fields.filter((f) => {
+				const s = getComputedStyle(f);
+				return s.backgroundColor !== ref.backgroundColor || s.color !== ref.color || s.borderTopColor !== ref.borderTopColor;
+			}).map((f) => f.id + " (" + f.type + "): " + getComputedStyle(f).backgroundColor);
+		})()`)
+		if len(odd) > 0 {
+			t.Errorf("%s: in the dark theme these fields are not drawn like the form's choices: %v", lab, odd)
+		}
+	}
+}
