@@ -79,6 +79,17 @@ func TestTourWalksToItsEnd(t *testing.T) {
 			if strings.Contains(g.Search, "tour=") || g.Heading != "Learn" {
 				t.Errorf("after the tour: heading %q, address %q; want the guide closed and no tour in the address", g.Heading, g.Search)
 			}
+			// Free play gives back the settings the tour was opened with (here the lab's
+			// defaults, as the link named none), playing.
+			changed := eval[[]string](p, `(() => {
+				const lab = bufferscope.labs().find((l) => l.name === bufferscope.stats().lab);
+				const now = bufferscope.params().params;
+				return lab.params.filter((f) => f.key !== "seed" && now[f.key] !== undefined && now[f.key] !== f.default).map((f) => f.key + "=" + now[f.key]);
+			})()`)
+			if len(changed) > 0 {
+				t.Errorf("free play after the tour keeps the tour's settings %v", changed)
+			}
+			waitJS[bool](p, waitTimeout, "free play to play", `bufferscope.stats().playing`)
 		})
 	}
 }

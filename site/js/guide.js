@@ -165,6 +165,18 @@ export class Guide {
     if (render) this.renderIdle();
   }
 
+  // freePlay ends the tour and gives the reader back the settings and speed they had before
+  // it (the lab's defaults when the tour was opened by a link), playing: a tour's small pools
+  // and slow speeds are for its steps, not for free play.
+  freePlay() {
+    const before = this.before;
+    this.close();
+    if (!before) return;
+    this.hooks.load(before.params);
+    if (before.speed !== undefined) this.hooks.setSpeed(before.speed);
+    this.bs.play();
+  }
+
   stopWatch() {
     if (this.watch) cancelAnimationFrame(this.watch);
     this.watch = 0;
@@ -178,6 +190,11 @@ export class Guide {
   }
 
   startTour(k) {
+    if (this.mode !== 'tour') {
+      const { params } = this.bs.params();
+      const { lab: _, ...mine } = params || {};
+      this.before = { params: mine, speed: this.bs.stats().speedParam };
+    }
     this.mode = 'tour';
     this.hooks.setExtra('exercise', undefined);
     this.hooks.setExtra('exseed', undefined);
@@ -199,7 +216,7 @@ export class Guide {
     const nav = el('div', { class: 'card-actions guide-nav' });
     const next = k < steps.length
       ? el('button', { type: 'button', id: 'tour-next', class: 'primary small-button', onclick: () => this.tourStep(k + 1) }, 'Next')
-      : el('button', { type: 'button', id: 'tour-finish', class: 'primary small-button', onclick: () => this.close() }, 'Free play');
+      : el('button', { type: 'button', id: 'tour-finish', class: 'primary small-button', onclick: () => this.freePlay() }, 'Free play');
     const back = el('button', { type: 'button', id: 'tour-back', class: 'small-button', onclick: () => this.tourStep(k - 1) }, 'Back');
     back.disabled = k === 1;
     const leave = el('button', { type: 'button', id: 'tour-close', class: 'quiet small-button', onclick: () => this.close() }, 'Leave the tour');
