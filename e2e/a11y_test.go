@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"strconv"
@@ -403,5 +404,39 @@ func TestFieldsFollowTheTheme(t *testing.T) {
 		if len(odd) > 0 {
 			t.Errorf("%s: in the dark theme these fields are not drawn like the form's choices: %v", lab, odd)
 		}
+	}
+}
+
+// TestPhoneOpensWithTheIntroAndPlayBar: on a phone (390×844) every lab opens with its
+// introduction under the tabs (its first lines, the rest a tap away), the canvas and the play
+// bar on the first screen, and the step count on the line of its timeline.
+func TestPhoneOpensWithTheIntroAndPlayBar(t *testing.T) {
+	p := openPageSized(t, "/?play=0", 390, 844)
+	for _, lab := range labNames(p) {
+		p.load("/?play=0&lab=" + lab)
+		got := eval[struct {
+			Intro, Grid, Play, Step, Timeline rect
+			More                              bool
+		}](p, `(() => {
+			const r = (sel) => (b => ({X: b.x, Y: b.y + scrollY, W: b.width, H: b.height}))(document.querySelector(sel).getBoundingClientRect());
+			return {Intro: r("#lab-intro"), Grid: r("#grid"), Play: r("#play"), Step: r("#step-label"), Timeline: r("#timeline"),
+				More: getComputedStyle(document.querySelector("#intro-more")).display !== "none"};
+		})()`)
+		if got.Intro.Y > got.Grid.Y || got.Intro.Y > 300 {
+			t.Errorf("%s: the introduction starts at y=%.0f, the grid at y=%.0f; want the introduction near the top, above the grid", lab, got.Intro.Y, got.Grid.Y)
+		}
+		if got.Play.Y+got.Play.H > 844 {
+			t.Errorf("%s: the play button ends at y=%.0f, below the phone's first screen", lab, got.Play.Y+got.Play.H)
+		}
+		if math.Abs((got.Step.Y+got.Step.H/2)-(got.Timeline.Y+got.Timeline.H/2)) > 12 {
+			t.Errorf("%s: the step count (y=%.0f) is not on the line of its timeline (y=%.0f)", lab, got.Step.Y, got.Timeline.Y)
+		}
+		if got.Intro.H > 140 && !got.More {
+			t.Errorf("%s: a %.0f px introduction with no way to fold or unfold it", lab, got.Intro.H)
+		}
+	}
+	p.click("#intro-more")
+	if open := eval[bool](p, `document.querySelector("#lab-intro").classList.contains("open") && document.querySelector("#intro-more").getAttribute("aria-expanded") === "true"`); !open {
+		t.Error("More about this lab did not unfold the introduction")
 	}
 }

@@ -142,6 +142,20 @@ async function start() {
     warn: (messages) => errors.show('Some settings in the address were not valid', messages.map((w) => `${w}.`)),
   });
 
+  // showIntro opens or folds the lab's introduction, which a phone shows folded under the tabs.
+  const showIntro = (open) => {
+    const intro = $('lab-intro');
+    intro.classList.toggle('open', open);
+    $('intro-more').setAttribute('aria-expanded', String(open));
+    $('intro-more').textContent = open ? 'Less' : 'More about this lab';
+    // Offered only when the folded introduction hides something.
+    const clipped = !open && intro.scrollHeight > intro.clientHeight + 1;
+    intro.classList.toggle('clipped', clipped);
+    $('intro-more').hidden = !open && !clipped;
+  };
+  $('intro-more').addEventListener('click', () => showIntro(!$('lab-intro').classList.contains('open')));
+  addEventListener('resize', () => showIntro($('lab-intro').classList.contains('open')));
+
   // show builds the page for lab: its intro, form, counters and the module's cards.
   const show = (next) => {
     if (page.unmount) page.unmount();
@@ -150,6 +164,7 @@ async function start() {
     markTab(lab.name);
     $('lab-intro').innerHTML = page.intro || '';
     if (!page.intro) $('lab-intro').textContent = lab.summary;
+    showIntro(false);
     $('lab-panel').replaceChildren();
     $('lab-wide').replaceChildren();
     $('settings-note').textContent = page.settingsNote
