@@ -274,6 +274,13 @@ func TestMeasureOnThisDevice(t *testing.T) {
 		t.Errorf("the measurement's chart: %+v", ink)
 	}
 
+	// A replay that plays pauses while the device is measured, and plays on afterwards.
+	eval[any](p, `bufferscope.setSpeed(1), bufferscope.play()`) // slow enough not to end meanwhile
+	p.click("#measure-run")
+	waitJS[bool](p, waitTimeout, "the replay to pause for the measurement", `document.querySelector("#measure-card").dataset.state === "running" && !bufferscope.stats().playing`)
+	waitJS[bool](p, 45*time.Second, "the measurement to end and the replay to play on", `document.querySelector("#measure-card").dataset.state === "done" && bufferscope.stats().playing`)
+	eval[any](p, `bufferscope.pause()`)
+
 	// A 20GB pool takes seconds to build: cancel it as soon as it reports progress.
 	p.choose("#measure-pool", "2621440")
 	p.click("#measure-run")

@@ -169,7 +169,19 @@ export default {
     wide.innerHTML = WIDE;
     lab = new DropLab(bs);
     curve = new CurveCard(lab);
-    measure = new MeasureCard(lab, { before: pause });
+    // The replay pauses while the device is measured, and plays on afterwards if it was
+    // playing and the reader has not paused, reset or changed it meanwhile.
+    measure = new MeasureCard(lab, {
+      before: () => {
+        const s = bs.stats();
+        pause();
+        if (!s.playing) return null;
+        return () => {
+          const now = bs.stats();
+          if (!now.playing && now.lab === s.lab && now.time.run === s.time.run) bs.play();
+        };
+      },
+    });
   },
 
   loaded(params, stats) {

@@ -16,7 +16,8 @@ const $ = (id) => document.getElementById(id);
 const DEFAULT_LIMIT = 131072;
 
 export class MeasureCard {
-  // hooks.before() runs before a measurement starts (the page pauses its replay).
+  // hooks.before() runs before a measurement starts: the page pauses its replay, and returns
+  // what to call once the measurement has ended (playing on, if it was playing).
   constructor(lab, hooks) {
     this.lab = lab;
     this.hooks = hooks;
@@ -73,7 +74,7 @@ export class MeasureCard {
   run() {
     if (this.job) return;
     const nb = Number($('measure-pool').value);
-    this.hooks.before();
+    const after = this.hooks.before();
     $('measure-run').disabled = true;
     $('measure-pool').disabled = true;
     $('measure-job').hidden = false;
@@ -106,6 +107,7 @@ export class MeasureCard {
       $('measure-run').disabled = false;
       $('measure-pool').disabled = false;
       if (nb > DEFAULT_LIMIT) experiments.release();
+      if (typeof after === 'function') after();
     });
   }
 
