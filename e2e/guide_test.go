@@ -65,6 +65,11 @@ func TestTourWalksToItsEnd(t *testing.T) {
 					p.waitFrames(5, 200*time.Millisecond)
 					eval[any](p, `(b => b && !b.hidden && b.click())(document.getElementById('tour-skip'))`)
 					g = waitJS[guideState](p, 60*time.Second, "the step's result", `(g => g.status !== '' && !g.status.startsWith('Running') && g)(`+guideJS+`)`)
+					// The run is paced to end within about ten seconds of real time.
+					run := eval[struct{ Step, Speed float64 }](p, `(s => ({Step: s.step, Speed: s.speed === null ? Infinity : s.speed}))(bufferscope.stats())`)
+					if run.Speed > 0 && run.Step/run.Speed > 10.5 {
+						t.Errorf("step %d: its run takes %.0f steps at %.0f steps/s, %.0f s of waiting", k, run.Step, run.Speed, run.Step/run.Speed)
+					}
 					if eval[bool](p, `document.querySelector('#guide input[type=radio]') !== null`) &&
 						!strings.Contains(g.Status, "Right") && !strings.Contains(g.Status, "Not this time") {
 						t.Errorf("step %d: the result %q does not judge the prediction", k, g.Status)

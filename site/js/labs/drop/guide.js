@@ -16,7 +16,8 @@ export const tour = [
     text: 'A primary dropped 100 small tables, each in its own transaction; this standby replays the commit records. Each replay must drop the table\'s buffers from shared buffers (DropRelationsAllBuffers).',
     params: { shared_buffers: '128MB', tables: '100x1', op: 'drop', transactions: 'per-relation', mode: 'recovery', policy: 'pg14', threshold: 'NB/32' },
     predict: { question: 'PostgreSQL 14 in recovery: will each drop look its one block up, or scan all 16,384 buffers?', choices: scanOrLookup },
-    run: { toEnd: true },
+    // 100 drops of one lookup each, about ten relations a second: the run ends in 10 s.
+    run: { toEnd: true, speed: 20 },
     answer: path,
     explain: (bs) => `${summary(bs)} In recovery the fork sizes are cached, and 1 block is far below the threshold of ${counters(bs).thresholdBlocks} blocks (NBuffers/32), so each block is looked up.`,
   },
@@ -25,7 +26,8 @@ export const tour = [
     text: 'Before PostgreSQL 14 every drop checked every buffer descriptor, however small the relation.',
     params: { policy: 'pg13' },
     predict: { question: 'How will PostgreSQL 13 find the buffers?', choices: scanOrLookup },
-    run: { toEnd: true },
+    // 100 scans of 16,384 descriptors: fast enough to end in about 8 s, each sweep still seen.
+    run: { toEnd: true, speed: 200000 },
     answer: path,
     explain: (bs) => `${summary(bs)} A scan per drop costs NBuffers checks: with a large pool, a standby replaying many drops falls far behind.`,
   },
@@ -43,7 +45,7 @@ export const tour = [
     text: 'The same drops run on the primary, not replayed.',
     params: { tables: '100x1', mode: 'primary' },
     predict: { question: 'One block per table again. Lookup or scan?', choices: scanOrLookup },
-    run: { toEnd: true },
+    run: { toEnd: true, speed: 200000 },
     answer: path,
     explain: (bs) => `${summary(bs)} On a primary the fork sizes are not cached (smgrnblocks_cached fails), so PostgreSQL cannot be sure a lookup finds every buffer: it scans.`,
   },
