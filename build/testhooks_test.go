@@ -80,3 +80,39 @@ func buildConstraint(t *testing.T, name string) constraint.Expr {
 	t.Fatalf("%s has no //go:build line", name)
 	return nil
 }
+
+// TestSiteScriptsWithoutTestHooks bundles the real site's scripts as dist does and checks
+// that none of them holds the hooks' code, which a build with the hooks does hold.
+func TestSiteScriptsWithoutTestHooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bundles the whole site")
+	}
+	s, err := loadSite("../site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marks := []string{"bufferscopeTest", "__dieForTest", "killWorker"}
+	for _, hooks := range []bool{false, true} {
+		assets, err := s.build(code{app: fakeCode.app, worker: fakeCode.worker, exec: fakeCode.exec, testHooks: hooks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, a := range assets {
+			if !strings.HasSuffix(a.path, ".js") {
+				continue
+			}
+			for _, m := range marks {
+				if strings.Contains(string(a.data), m) {
+					seen[m] = true
+					if !hooks {
+						t.Errorf("%s holds %q in a build without the test hooks", a.path, m)
+					}
+				}
+			}
+		}
+		if hooks && len(seen) != len(marks) {
+			t.Errorf("a build with the test hooks holds only %v of %v: the check above cannot see them", seen, marks)
+		}
+	}
+}
