@@ -45,6 +45,17 @@ func openPage(t *testing.T, path string) *page {
 // openPageSized is openPage with a viewport of w×h CSS pixels.
 func openPageSized(t *testing.T, path string, w, h int64) *page {
 	t.Helper()
+	p := newTab(t, w, h)
+	p.load(path)
+	return p
+}
+
+// newTab opens a new tab of the shared browser with a viewport of w×h CSS pixels and
+// nothing in it, for a test that prepares the tab before it opens a page (p.navigate). It
+// skips the test when the browser tests are off, and checks the console when the test ends,
+// as openPage does.
+func newTab(t *testing.T, w, h int64) *page {
+	t.Helper()
 	if suite == nil {
 		t.Skipf("browser tests are off: run them with %s=1 go test -count=1 ./e2e/... or make test (they need chromium)", enableVar)
 	}
@@ -60,6 +71,9 @@ func openPageSized(t *testing.T, path string, w, h int64) *page {
 			}
 			t.Errorf("the page logged %d uncaught exceptions or console errors:%s", len(bad), b.String())
 		}
+		for _, e := range p.console.unseen() {
+			t.Errorf("the page never logged the error the test expects: %s", e)
+		}
 		if t.Failed() {
 			p.saveFailure()
 		}
@@ -72,7 +86,6 @@ func openPageSized(t *testing.T, path string, w, h int64) *page {
 	}
 	p.console.collect(ctx)
 	p.do(waitTimeout, "preparing the tab", chromedp.EmulateViewport(w, h), emulateMedia, watchWebGL)
-	p.load(path)
 	return p
 }
 
@@ -103,11 +116,17 @@ var watchWebGL = chromedp.Func(func(ctx context.Context, t *chromedp.Target) err
 // load navigates the tab to path and waits for the first frame.
 func (p *page) load(path string) {
 	p.t.Helper()
-	url := suite.baseURL + strings.TrimPrefix(path, "/")
 	start := time.Now()
-	p.do(loadTimeout, "loading "+url, chromedp.Navigate(url))
+	p.navigate(path)
 	p.waitReady()
 	p.t.Logf("%s ready in %.1fs", path, time.Since(start).Seconds())
+}
+
+// navigate navigates the tab to path and waits for the document to load, not for the app.
+func (p *page) navigate(path string) {
+	p.t.Helper()
+	url := suite.baseURL + strings.TrimPrefix(path, "/")
+	p.do(loadTimeout, "loading "+url, chromedp.Navigate(url))
 }
 
 // reload reloads the page and waits for the first frame.
