@@ -79,7 +79,9 @@ import (
 //	                                      it, a PNG in CSS pixels
 //
 // Stats, stats' view and buffer info's lab hold what the lab and its view declare: the page
-// learns their keys from labs() (counters) and reads the others as they come.
+// learns their keys from labs() (counters) and reads the others as they come. Built with the
+// tag bufferscope_testhooks (build serve -test-hooks, for the browser tests only), the object
+// also has __panicForTest(where) (testhooks_on_js.go); the site readers get does not.
 //
 // When the object is installed the bridge calls window.bufferscopeReady() if the page
 // defined it and dispatches "bufferscope:ready" on window. Errors that stop playback are
