@@ -201,13 +201,16 @@ func TestGoPanicShowsReport(t *testing.T) {
 	}
 }
 
-// TestCopyDetails puts a report on the clipboard with Copy details and reads it back.
+// TestCopyDetails puts a report on the clipboard with Copy details and reads it back; the
+// page with the report open passes axe-core's checks.
 func TestCopyDetails(t *testing.T) {
 	p := openPage(t, "/?"+panicQuery)
 	p.step(panicSteps)
 	p.console.expect(`bufferscope: Go panic while it`, "the test asks for a Go panic")
 	eval[map[string]any](p, `bufferscope.__panicForTest("draw")`)
 	want := p.fatalPanel(waitTimeout).Details
+	eval[bool](p, `document.getElementById("error-details").open = true`)
+	p.axeCheck("the error panel's report of a Go panic")
 	p.do(waitTimeout, "granting the clipboard", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		for _, name := range []string{"clipboard-read", "clipboard-write"} {
 			if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
