@@ -311,7 +311,7 @@ func TestLoadFailuresExplained(t *testing.T) {
 		}, []string{"arrived damaged", "not a WebAssembly program", "Reload the page"}, ""},
 		{"truncated", func(p *page) {
 			intercept(p, func(ctx context.Context, ev fetch.EventRequestPaused) error {
-				res, err := http.Get(ev.Request.URL)
+				res, err := (&http.Client{Timeout: waitTimeout}).Get(ev.Request.URL)
 				if err != nil {
 					return err
 				}

@@ -26,10 +26,12 @@ export function failure(err, what) {
 
 // A worker that says nothing for SILENT_MS while it holds jobs is taken for dead: a browser
 // can end a worker without any event. The page asks it every PING_MS, and the worker script
-// answers at once between the Go program's turns, which a job yields at least every 30 ms
-// (building a pool of millions of buffers takes a few seconds in one turn).
+// answers at once between the Go program's turns, which a job yields at least every 30 ms;
+// building a pool of millions of buffers takes a few seconds in one turn, seconds more on a
+// slow device, so the limit is generous: a job wrongly stopped is worse than one found dead
+// late.
 const PING_MS = 5000;
-const SILENT_MS = 60000;
+const SILENT_MS = 120000;
 let silentMs = SILENT_MS; // the tests' hook shortens it
 
 let worker = null;

@@ -66,7 +66,7 @@ export async function download(url, onProgress) {
 function startError(url, err) {
   const detail = `${url}: ${err && err.stack || err}`;
   const name = err && err.name;
-  if (name === 'CompileError' || name === 'TypeError' && /MIME|magic|wasm/i.test(String(err.message))) {
+  if (name === 'CompileError' || name === 'TypeError' && /MIME/i.test(String(err.message))) {
     return new LoadError('The simulator\'s file arrived damaged: it is not a WebAssembly program. Reload the page to download it again; '
       + 'if it keeps happening, something between you and the site (a proxy, a filter or an extension) may be changing the download.', detail);
   }
