@@ -32,7 +32,6 @@ export function failure(err, what) {
 // late.
 const PING_MS = 5000;
 const SILENT_MS = 120000;
-let silentMs = SILENT_MS; // the tests' hook shortens it
 
 let worker = null;
 let started = 0; // workers started, for the tests' hook
@@ -62,22 +61,30 @@ function start() {
   w.onmessageerror = () => stop(w, 'a message from the experiment worker could not be read');
   // The worker resolves URLs against its own script, so it gets absolute ones.
   w.postMessage({ type: 'init', execURL: absolute(__WASM_EXEC_URL__), wasmURL: absolute(__WORKER_WASM_URL__) });
-  w.watch = setInterval(() => watch(w), Math.min(PING_MS, silentMs / 3));
+  watchEvery(w, SILENT_MS);
   worker = w;
   started++;
   return w;
 }
 
+// watchEvery takes worker w for dead once it has said nothing for silent ms while it holds
+// jobs, asking it in between.
+function watchEvery(w, silent) {
+  clearInterval(w.watch);
+  w.silent = silent;
+  w.watch = setInterval(() => watch(w), Math.min(PING_MS, silent / 3));
+}
+
 // watch asks worker w whether it still runs, and takes it for dead when it has said nothing
-// for SILENT_MS while it holds jobs.
+// for w.silent ms while it holds jobs.
 function watch(w) {
   const holds = [...jobs.values()].some((j) => j.worker === w);
   if (!holds) {
     w.heard = performance.now();
     return;
   }
-  if (performance.now() - w.heard > silentMs) {
-    stop(w, `the experiment worker stopped answering for ${Math.round(silentMs / 1000)} seconds`);
+  if (performance.now() - w.heard > w.silent) {
+    stop(w, `the experiment worker stopped answering for ${Math.round(w.silent / 1000)} seconds`);
     return;
   }
   w.postMessage({ type: 'ping' });
@@ -165,13 +172,14 @@ export function release() {
 // The tests' hook (build serve -test-hooks; esbuild drops it from the site readers get):
 // bufferscopeTest.killWorker(how, silentMs?) makes the worker die at the next progress of a
 // job: "panic" (its Go program panics), "error" (its script throws) or "close" (it ends
-// itself without a word, found by the silence check, whose limit silentMs shortens).
-// bufferscopeTest.workersStarted() counts the workers started.
+// itself without a word, found by the silence check, whose limit silentMs shortens for
+// that worker only). bufferscopeTest.workersStarted() counts the workers started.
 if (__TEST_HOOKS__) {
   globalThis.bufferscopeTest = {
-    killWorker(how, silent) {
-      if (silent > 0) silentMs = silent;
-      start().postMessage({ type: '__dieForTest', how });
+    killWorker(how, silentMs) {
+      const w = start();
+      if (silentMs > 0) watchEvery(w, silentMs);
+      w.postMessage({ type: '__dieForTest', how });
       return true;
     },
     workersStarted: () => started,
