@@ -83,14 +83,18 @@ async function start({ execURL, wasmURL }) {
 
 // dieForTest is the tests' hook (build serve -test-hooks; esbuild drops it from the site
 // readers get): at the next progress of a job the script throws ("error"), which the page
-// hears as an error event, or ends the worker without a word ("close"). The Go program
-// takes "panic" itself (wasm/worker/testhooks_on.go).
+// hears as an error event, or ends the worker without a word ("close"). From then on
+// nothing it posts reaches the page, as from a script that has failed: the job cannot
+// finish first by chance. The Go program takes "panic" itself
+// (wasm/worker/testhooks_on.go).
 function dieForTest(how) {
   const post = self.postMessage.bind(self);
+  let dead = false;
   self.postMessage = (m, ...rest) => {
+    if (dead) return;
     post(m, ...rest);
     if (!m || m.type !== 'progress') return;
-    self.postMessage = post;
+    dead = true;
     if (how === 'close') self.close();
     else setTimeout(() => { throw new Error('bufferscope test hook: the worker script fails mid-job'); });
   };
