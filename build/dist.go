@@ -19,6 +19,7 @@ type distOptions struct {
 	site, out     string
 	docs          string
 	brotliQuality int
+	testHooks     bool // build the test hooks in (serve -test-hooks only)
 }
 
 func addDistFlags(fs *flag.FlagSet) *distOptions {
@@ -95,7 +96,7 @@ func dist(o distOptions, w io.Writer) (headerRules, error) {
 	compile := func(pkg, name string) chan result {
 		c := make(chan result, 1)
 		go func() {
-			data, err := buildWasm(tmp, pkg, name)
+			data, err := buildWasm(tmp, pkg, name, o.testHooks)
 			c <- result{data, err}
 		}()
 		return c
@@ -116,7 +117,7 @@ func dist(o distOptions, w io.Writer) (headerRules, error) {
 			return nil, e
 		}
 	}
-	assets, err := s.build(code{app: app.data, worker: worker.data, exec: execJS})
+	assets, err := s.build(code{app: app.data, worker: worker.data, exec: execJS, testHooks: o.testHooks})
 	if err != nil {
 		return nil, err
 	}

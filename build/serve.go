@@ -25,6 +25,7 @@ func runServe(args []string) error {
 	o := addDistFlags(flags)
 	addr := flags.String("addr", "127.0.0.1:8080", "address to listen on, host:port; port 0 picks a free port")
 	public := flags.Bool("public", false, "allow an address other than loopback, reachable from other machines")
+	flags.BoolVar(&o.testHooks, "test-hooks", false, "build the test hooks in (bufferscope.__panicForTest, bufferscopeTest.killWorker), for the browser tests; never for a site others read")
 	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
@@ -37,6 +38,9 @@ func runServe(args []string) error {
 	}
 	if ip := net.ParseIP(host); !*public && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return usageErrorf(flags, "-addr %s is not a loopback address; add -public to serve other machines", *addr)
+	}
+	if o.testHooks && *public {
+		return usageErrorf(flags, "-test-hooks cannot be served to other machines (-public): the hooks let any page crash the app")
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

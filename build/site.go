@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tdewolff/minify/v2"
@@ -121,6 +122,7 @@ var (
 // Web Worker's, and Go's wasm_exec.js, which starts either.
 type code struct {
 	app, worker, exec []byte
+	testHooks         bool // app and worker were compiled with the test hooks
 }
 
 // build turns the site and its compiled code into the files of dist: hashed
@@ -131,7 +133,10 @@ type code struct {
 // string constants: __WASM_URL__ (the app's wasm), __WASM_EXEC_URL__,
 // __WORKER_URL__ (the bundled js/worker/main.js) and __WORKER_WASM_URL__; the
 // last two are "" when the site has no worker. A worker resolves relative URLs
-// against its own script, so the page passes it absolute ones.
+// against its own script, so the page passes it absolute ones. Every script,
+// the worker's too, gets __TEST_HOOKS__, the boolean c.testHooks: code under
+// if (__TEST_HOOKS__) is the scripts' side of the test hooks, and esbuild drops
+// it from a build without them.
 func (s *site) build(c code) ([]*asset, error) {
 	m := minify.New()
 	m.AddFunc("text/css", css.Minify)
@@ -146,7 +151,7 @@ func (s *site) build(c code) ([]*asset, error) {
 	if err != nil {
 		return nil, err
 	}
-	workers, err := s.buildWorker(c.worker)
+	workers, err := s.buildWorker(c.worker, c.testHooks)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +159,7 @@ func (s *site) build(c code) ([]*asset, error) {
 	if len(workers) == 2 {
 		urls["__WORKER_URL__"], urls["__WORKER_WASM_URL__"] = workers[0].path, workers[1].path
 	}
-	scripts, err := s.buildScripts(urls, refs)
+	scripts, err := s.buildScripts(urls, c.testHooks, refs)
 	if err != nil {
 		return nil, err
 	}
@@ -198,14 +203,14 @@ func (s *site) build(c code) ([]*asset, error) {
 // buildWorker bundles the worker script, when the site has one, and returns it
 // and the worker's wasm as hashed assets, in that order; neither when the site
 // has no worker script.
-func (s *site) buildWorker(wasm []byte) ([]*asset, error) {
+func (s *site) buildWorker(wasm []byte, testHooks bool) ([]*asset, error) {
 	if !s.files[workerEntry] {
 		return nil, nil
 	}
 	if len(wasm) == 0 {
 		return nil, fmt.Errorf("%s has a worker script, %s, but no worker wasm was built", s.dir, workerEntry)
 	}
-	bundles, err := bundleScripts(s.dir, []string{workerEntry}, nil)
+	bundles, err := bundleScripts(s.dir, []string{workerEntry}, hooksDefine(testHooks))
 	if err != nil {
 		return nil, err
 	}
@@ -282,9 +287,15 @@ func (s *site) buildStyles(m *minify.M, refs map[string]string) ([]*asset, error
 	return out, nil
 }
 
+// hooksDefine returns the define of __TEST_HOOKS__.
+func hooksDefine(testHooks bool) map[string]string {
+	return map[string]string{"__TEST_HOOKS__": strconv.FormatBool(testHooks)}
+}
+
 // buildScripts bundles every js/<name>.js that a page loads with a script tag,
-// with the constants of defines (identifier → string), and adds it to refs.
-func (s *site) buildScripts(defines map[string]string, refs map[string]string) ([]*asset, error) {
+// with the constants of defines (identifier → string) and __TEST_HOOKS__, and
+// adds it to refs.
+func (s *site) buildScripts(defines map[string]string, testHooks bool, refs map[string]string) ([]*asset, error) {
 	var entries, missing []string
 	for _, p := range s.pages {
 		for _, sm := range scriptEntry.FindAllSubmatch(p.data, -1) {
@@ -299,7 +310,7 @@ func (s *site) buildScripts(defines map[string]string, refs map[string]string) (
 	if len(missing) > 0 {
 		return nil, errors.New(strings.Join(missing, "\n"))
 	}
-	literals := map[string]string{}
+	literals := hooksDefine(testHooks)
 	for k, v := range defines {
 		lit, err := json.Marshal(v)
 		if err != nil {

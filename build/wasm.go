@@ -17,6 +17,22 @@ import (
 // same flags to share the cache.
 var wasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w -buildid="}
 
+// testHooksTag is the build tag of the test hooks (wasm/testhooks_on_js.go,
+// wasm/worker/testhooks_on.go): bufferscope.__panicForTest and the worker's
+// death on request. Only serve -test-hooks, for the browser tests, builds with
+// it; dist has no such flag, so the site readers get never holds the hooks.
+const testHooksTag = "bufferscope_testhooks"
+
+// wasmBuildArgs returns the arguments of go that compile pkg to out, with the
+// test hooks when testHooks is set.
+func wasmBuildArgs(out, pkg string, testHooks bool) []string {
+	args := append([]string{"build"}, wasmBuildFlags...)
+	if testHooks {
+		args = append(args, "-tags="+testHooksTag)
+	}
+	return append(args, "-o", out, pkg)
+}
+
 // The Go programs dist compiles to WebAssembly: the app the page runs, and the
 // experiments its Web Worker runs (no Ebiten, so a tenth of the size).
 const (
@@ -24,11 +40,11 @@ const (
 	workerPackage = "./wasm/worker"
 )
 
-// buildWasm compiles the Go package pkg for GOOS=js GOARCH=wasm into tmp/name
-// and returns the module.
-func buildWasm(tmp, pkg, name string) ([]byte, error) {
+// buildWasm compiles the Go package pkg for GOOS=js GOARCH=wasm into tmp/name,
+// with the test hooks when testHooks is set, and returns the module.
+func buildWasm(tmp, pkg, name string, testHooks bool) ([]byte, error) {
 	out := filepath.Join(tmp, name)
-	args := append(append([]string{"build"}, wasmBuildFlags...), "-o", out, pkg)
+	args := wasmBuildArgs(out, pkg, testHooks)
 	cmd := exec.Command("go", args...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if msg, err := cmd.CombinedOutput(); err != nil {

@@ -129,8 +129,8 @@ func findChromium() (string, error) {
 // servingLine is what "build serve" prints once the site is built and it listens.
 var servingLine = regexp.MustCompile(`^serving (http://\S+)`)
 
-// serve compiles the build program and runs "build serve" on a free loopback port, until
-// it prints its address.
+// serve compiles the build program and runs "build serve -test-hooks" on a free loopback
+// port, until it prints its address.
 func (e *env) serve() error {
 	root, err := moduleRoot()
 	if err != nil {
@@ -144,7 +144,9 @@ func (e *env) serve() error {
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build ./build: %v\n%s", err, out)
 	}
-	e.server, err = startSite(e.tool, "-addr", "127.0.0.1:0", "-out", filepath.Join(e.tmp, "dist"))
+	// -test-hooks builds in the hooks faults_test.go uses to make Go panic and the worker die;
+	// the site readers get (build dist) never has them.
+	e.server, err = startSite(e.tool, "-addr", "127.0.0.1:0", "-test-hooks", "-out", filepath.Join(e.tmp, "dist"))
 	if err != nil {
 		return err
 	}

@@ -25,11 +25,12 @@ var harmlessConsole = []*regexp.Regexp{
 
 // consoleLog collects the console messages and uncaught exceptions of one tab.
 type consoleLog struct {
-	mu      sync.Mutex
-	msgs    []chromedp.ConsoleMessage
-	done    chan struct{} // closed when collecting stops
-	markers chan string   // sync markers, seen in order
-	next    int
+	mu       sync.Mutex
+	msgs     []chromedp.ConsoleMessage
+	expected []*expectation // errors the test causes on purpose
+	done     chan struct{}  // closed when collecting stops
+	markers  chan string    // sync markers, seen in order
+	next     int
 }
 
 // syncMarker starts the console.debug line that sync writes to find the end of the log.
@@ -110,14 +111,54 @@ func harmless(text string) bool {
 	return false
 }
 
-// problems returns the uncaught exceptions and console errors.
+// expectation is a console error a test causes on purpose: a Go panic it asks for, a
+// download it makes fail. Errors that match it are not problems, and the test fails if none
+// came.
+type expectation struct {
+	re   *regexp.Regexp
+	why  string
+	seen bool
+}
+
+// expect declares that the page will log console errors (or an uncaught exception) whose
+// text matches re, because the test causes them (why says how). They do not fail the test;
+// not seeing one does.
+func (l *consoleLog) expect(re, why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.expected = append(l.expected, &expectation{re: regexp.MustCompile(re), why: why})
+}
+
+// problems returns the uncaught exceptions and console errors that no expectation matches.
 func (l *consoleLog) problems() []chromedp.ConsoleMessage {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []chromedp.ConsoleMessage
 	for _, m := range l.msgs {
-		if m.Type == chromedp.ConsoleException || m.Type == chromedp.ConsoleError {
+		if m.Type != chromedp.ConsoleException && m.Type != chromedp.ConsoleError {
+			continue
+		}
+		matched := false
+		for _, e := range l.expected {
+			if e.re.MatchString(m.Text) {
+				e.seen, matched = true, true
+			}
+		}
+		if !matched {
 			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// unseen describes the expectations no console error matched; call it after problems.
+func (l *consoleLog) unseen() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, e := range l.expected {
+		if !e.seen {
+			out = append(out, fmt.Sprintf("%s (%s)", e.re, e.why))
 		}
 	}
 	return out

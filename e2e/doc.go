@@ -11,9 +11,11 @@
 //
 // (make test does that). Without the variable every test skips, so go test ./... stays fast.
 // With it, a missing Chromium is a failure, never a skip. TestMain compiles ./build once,
-// runs "build serve" on a free loopback port (so the pages get the production headers of
-// netlify.toml), starts one headless Chromium and gives each test its own tab. A test fails
-// on any uncaught exception or console error in its tab. When a test fails, a screenshot of
+// runs "build serve -test-hooks" on a free loopback port (so the pages get the production
+// headers of netlify.toml, and the hooks with which faults_test.go makes Go panic and the
+// worker die), starts one headless Chromium and gives each test its own tab. A test fails
+// on any uncaught exception or console error in its tab, except the ones it declares it
+// expects (consoleLog.expect), which it must then see. When a test fails, a screenshot of
 // its tab and its console log are written to e2e/testdata/failures/.
 //
 // Other variables:
@@ -21,5 +23,5 @@
 //	BUFFERSCOPE_CHROMIUM=/path/to/chrome   the browser to use (default: chromium on PATH)
 //	BUFFERSCOPE_E2E_URL=http://127.0.0.1:8080/
 //	                                       test a site that is already served, for example by
-//	                                       go run ./build serve, instead of building one
+//	                                       go run ./build serve -test-hooks, instead of building one
 package e2e

@@ -66,6 +66,23 @@ type tabOptions struct {
 // origin, or broke its Content-Security-Policy (which the page logs as an error).
 func openPageWith(t *testing.T, o tabOptions, path string) *page {
 	t.Helper()
+	p := newTabWith(t, o)
+	p.load(path)
+	return p
+}
+
+// newTab opens a new tab of the shared browser with a viewport of w×h CSS pixels and
+// nothing in it, for a test that prepares the tab before it opens a page (p.navigate). It
+// skips the test when the browser tests are off, and checks the console and the requests
+// when the test ends, as openPage does.
+func newTab(t *testing.T, w, h int64) *page {
+	t.Helper()
+	return newTabWith(t, tabOptions{width: w, height: h})
+}
+
+// newTabWith is newTab as o says.
+func newTabWith(t *testing.T, o tabOptions) *page {
+	t.Helper()
 	if suite == nil {
 		t.Skipf("browser tests are off: run them with %s=1 go test -count=1 ./e2e/... or make test (they need chromium)", enableVar)
 	}
@@ -87,6 +104,9 @@ func openPageWith(t *testing.T, o tabOptions, path string) *page {
 			}
 			t.Errorf("the page logged %d uncaught exceptions or console errors:%s", len(bad), b.String())
 		}
+		for _, e := range p.console.unseen() {
+			t.Errorf("the page never logged the error the test expects: %s", e)
+		}
 		if away := p.network.offOrigin(); len(away) > 0 {
 			t.Errorf("the page asked for %d addresses outside %s:\n  %s", len(away), p.base, strings.Join(away, "\n  "))
 		}
@@ -105,8 +125,7 @@ func openPageWith(t *testing.T, o tabOptions, path string) *page {
 		t.Fatalf("watching the tab's requests: %v", err)
 	}
 	p.do(waitTimeout, "preparing the tab", chromedp.EmulateViewport(o.width, o.height), emulateMedia, watchWebGL, watchCSP,
-		network(o.serviceWorker))
-	p.load(path)
+		watchNetwork(o.serviceWorker))
 	return p
 }
 
@@ -121,9 +140,9 @@ var watchCSP = chromedp.Func(func(ctx context.Context, t *chromedp.Target) error
 	return err
 })
 
-// network turns on the tab's Network domain, which requestLog listens to, and bypasses the
+// watchNetwork turns on the tab's Network domain, which requestLog listens to, and bypasses the
 // service worker unless serviceWorker is true.
-func network(serviceWorker bool) chromedp.Action[chromedp.Void] {
+func watchNetwork(serviceWorker bool) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, t, cdpnetwork.Enable, cdpnetwork.EnableParams{}); err != nil {
 			return err
@@ -160,11 +179,17 @@ var watchWebGL = chromedp.Func(func(ctx context.Context, t *chromedp.Target) err
 // load navigates the tab to path and waits for the first frame.
 func (p *page) load(path string) {
 	p.t.Helper()
-	url := p.base + strings.TrimPrefix(path, "/")
 	start := time.Now()
-	p.do(loadTimeout, "loading "+url, chromedp.Navigate(url))
+	p.navigate(path)
 	p.waitReady()
 	p.t.Logf("%s ready in %.1fs", path, time.Since(start).Seconds())
+}
+
+// navigate navigates the tab to path and waits for the document to load, not for the app.
+func (p *page) navigate(path string) {
+	p.t.Helper()
+	url := p.base + strings.TrimPrefix(path, "/")
+	p.do(loadTimeout, "loading "+url, chromedp.Navigate(url))
 }
 
 // reload reloads the page and waits for the first frame.

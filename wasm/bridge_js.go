@@ -5,7 +5,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -20,8 +19,11 @@ import (
 // JavaScript arguments to Go values, calls package app, and converts the typed results to
 // plain JavaScript values (app.Plain); it never asks which lab is running. Every method
 // returns a plain value and never throws: bad arguments give {ok: false, error} or a warning
-// and a safe value, and a Go panic inside a call is recovered and returned as
-// {ok: false, error}.
+// and a safe value. A Go panic inside a call is a bug: it is recovered, returned as
+// {ok: false, error} and reported as a crash (crash_js.go), as one in Ebiten's Update or
+// Draw is; after a crash the simulator has stopped, and only the methods that read (stats,
+// labs, params, view, legend, inspect, the exports…) still answer; the others return
+// {ok: false, error} saying so.
 //
 //	bufferscope.version                 "0.1.0"
 //	bufferscope.labs()                  [{name, title, summary, command, params: [Field…], counters: [Counter…],
@@ -79,12 +81,17 @@ import (
 //	                                      it, a PNG in CSS pixels
 //
 // Stats, stats' view and buffer info's lab hold what the lab and its view declare: the page
-// learns their keys from labs() (counters) and reads the others as they come.
+// learns their keys from labs() (counters) and reads the others as they come. Built with the
+// tag bufferscope_testhooks (build serve -test-hooks, for the browser tests only), the object
+// also has __panicForTest(where) (testhooks_on_js.go); the site readers get does not.
 //
 // When the object is installed the bridge calls window.bufferscopeReady() if the page
 // defined it and dispatches "bufferscope:ready" on window. Errors that stop playback are
-// dispatched as "bufferscope:error" with {message} in detail ({message, fatal: true} when
-// the grid cannot be drawn at all); the end of a run that has an end as "bufferscope:done"
+// dispatched as "bufferscope:error" with {message} in detail; {message, fatal: true} when
+// the simulator cannot go on: the grid cannot be drawn at all (no WebGL2), or after a crash,
+// whose detail adds where (the place of the panic: "update", "draw" or "call
+// bufferscope.NAME"), panic (its value) and stack (the Go stack), for the page's error
+// report. The end of a run that has an end as "bufferscope:done"
 // with the stats in detail. Callbacks into page code (subscribers, events) run from
 // microtasks, never inside a Go call.
 type bridge struct {
@@ -131,6 +138,9 @@ func installBridge(a *app.App, h host) *bridge {
 	} {
 		obj.Set(m.name, js.FuncOf(b.guard(m)))
 	}
+	for _, m := range testMethods(b) {
+		obj.Set(m.name, js.FuncOf(b.guard(m)))
+	}
 	obj.Set("version", version)
 	global.Set("bufferscope", obj)
 	later(global.Get("bufferscopeReady"))
@@ -138,18 +148,33 @@ func installBridge(a *app.App, h host) *bridge {
 	return b
 }
 
-// guard turns a method into a js.Func body that never lets a panic escape.
+// guard turns a method into a js.Func body that never lets a panic escape. A panic is a
+// bug, not a bad argument (those give {ok: false, error}): it is reported as a crash
+// (crash_js.go), which stops the simulator, and the call returns {ok: false, error}. After a
+// crash only the methods that read (readsOnly) still answer.
 func (b *bridge) guard(m method) func(js.Value, []js.Value) any {
+	where := "call bufferscope." + m.name
 	return func(_ js.Value, args []js.Value) (result any) {
+		if crashed != nil && !readsOnly[m.name] {
+			return fail(fmt.Sprintf("bufferscope.%s: the simulator stopped after an internal error (%s); reload the page to start again", m.name, crashed.value))
+		}
 		defer func() {
 			if r := recover(); r != nil {
-				msg := fmt.Sprintf("bufferscope.%s failed: %v", m.name, r)
-				consoleError(msg + "\n" + string(debug.Stack()))
-				result = map[string]any{"ok": false, "error": msg}
+				recovered(where, r)
+				result = fail(fmt.Sprintf("bufferscope.%s failed: %v", m.name, r))
 			}
 		}()
 		return m.fn(args)
 	}
+}
+
+// readsOnly names the methods that change neither the run nor its drawing: they still
+// answer after a crash, so the page can show what it last had and export it.
+var readsOnly = map[string]bool{
+	"labs": true, "stats": true, "params": true, "speeds": true, "legend": true, "relations": true,
+	"inspect": true, "cellAt": true, "buffer": true, "snapshotHash": true, "view": true,
+	"subscribe": true, "unsubscribe": true, "pause": true, "swatch": true,
+	"pgBuffercache": true, "pgStatIO": true, "gridPNG": true,
 }
 
 // tick runs once per Ebiten tick after the app's: it notifies subscribers about 10 times a

@@ -3,10 +3,8 @@
 package main
 
 import (
-	"fmt"
 	"image"
 	"image/color"
-	"runtime/debug"
 	"time"
 
 	"github.com/bufferscope/bufferscope/wasm/app"
@@ -70,15 +68,20 @@ func newGame(a *app.App) *game {
 	return g
 }
 
-// Update runs once per tick (60 per second). A panic in the simulation or the painter
-// pauses playback and is reported instead of stopping the app.
-func (g *game) Update() error {
+// Update runs once per tick (60 per second). A panic in the simulation or the painter is
+// recovered and reported as a crash (crash_js.go), and Update then returns errCrashed, which
+// ends Ebiten's game loop instead of the Go program: the bridge goes on answering.
+func (g *game) Update() (err error) {
+	if crashed != nil {
+		return errCrashed
+	}
 	defer func() {
 		if r := recover(); r != nil {
-			consoleError(fmt.Sprintf("bufferscope: tick failed: %v\n%s", r, debug.Stack()))
-			g.app.Fail(fmt.Errorf("internal error: %v", r))
+			recovered("update", r)
+			err = errCrashed
 		}
 	}()
+	testHook("update")
 	a := g.app
 	t0 := time.Now()
 	a.Resize(g.w, g.h)
@@ -127,8 +130,18 @@ func (g *game) upload() {
 }
 
 // Draw shows the latest pixels and the overlay over them; when neither changed it leaves
-// the screen as it was.
+// the screen as it was. A panic is recovered and reported as a crash; the next Update ends
+// the game loop, and the screen keeps the last frame drawn.
 func (g *game) Draw(screen *ebiten.Image) {
+	if crashed != nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			recovered("draw", r)
+		}
+	}()
+	testHook("draw")
 	if !g.fresh && !g.marks || g.img == nil {
 		return
 	}

@@ -67,6 +67,15 @@ func dispatch(name string, detail any) {
 	later(global.Get("dispatchEvent").Call("bind", global), ev)
 }
 
+// hasWebGL2 reports whether the browser gives a canvas a WebGL2 context, the one Ebiten
+// draws with.
+func hasWebGL2() bool {
+	if !global.Get("WebGL2RenderingContext").Truthy() {
+		return false
+	}
+	return document.Call("createElement", "canvas").Call("getContext", "webgl2").Truthy()
+}
+
 // consoleError logs to the browser console.
 func consoleError(args ...any) { global.Get("console").Call("error", args...) }
 

@@ -18,6 +18,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/bufferscope/bufferscope/wasm/app"
@@ -32,10 +33,25 @@ func main() {
 	g.bridge = installBridge(a, findHost())
 	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetRunnableOnUnfocused(true)
-	if err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{ScreenTransparent: true}); err != nil {
-		msg := fmt.Sprintf("The grid could not be drawn: %v", err)
-		consoleError("bufferscope: " + msg)
-		dispatch("bufferscope:error", map[string]any{"message": msg, "fatal": true})
+	err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{ScreenTransparent: true})
+	switch {
+	case errors.Is(err, errCrashed):
+		// Reported when it happened (crash_js.go).
+	case err != nil:
+		noGrid(err)
 	}
 	select {} // keep the bridge answering
+}
+
+// noGrid reports that Ebiten could not start drawing. Without WebGL2, which is all Ebiten
+// draws with in a browser, RunGame returns at once with an error ("opengl: getContext for
+// webgl2 failed"); the reader is told what the browser lacks and what to do, not the error.
+func noGrid(err error) {
+	msg := "The grid could not be drawn. Reload the page to try again; if it keeps failing, copy the details below into a bug report."
+	if !hasWebGL2() {
+		msg = "This browser cannot draw the grid: it needs WebGL2, which is switched off or not available here. " +
+			"Turn on hardware acceleration (or WebGL) in the browser's settings, or open the page in a recent Firefox, Chrome, Edge or Safari, then reload."
+	}
+	consoleWarn(fmt.Sprintf("bufferscope: %s (%v)", msg, err))
+	dispatch("bufferscope:error", map[string]any{"message": msg, "fatal": true, "detail": err.Error()})
 }

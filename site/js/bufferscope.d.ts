@@ -37,8 +37,14 @@ declare global {
   interface WindowEventMap {
     /** The bridge is installed. */
     'bufferscope:ready': CustomEvent<{ version: string }>;
-    /** Playback stopped on an error (fatal: the grid cannot be drawn at all). */
-    'bufferscope:error': CustomEvent<{ message: string; fatal?: boolean }>;
+    /**
+     * Playback stopped on an error. fatal: the simulator cannot go on, because the grid
+     * cannot be drawn at all (detail: the drawing library's error) or after a Go panic, a
+     * bug, whose place (where: "update", "draw" or "call bufferscope.NAME"), value and Go
+     * stack come for the error report. After a panic only the methods that read still
+     * answer; the others return a Failure saying to reload the page.
+     */
+    'bufferscope:error': CustomEvent<{ message: string; fatal?: boolean; detail?: string; where?: string; panic?: string; stack?: string }>;
     /** A run with an end (a replay) ended and playback paused; detail is stats() without hash. */
     'bufferscope:done': CustomEvent<Stats>;
   }
@@ -611,6 +617,11 @@ export interface Speed {
   param: string;
 }
 
+/**
+ * A call refused: a bad argument, or a simulator stopped by a Go panic (then every method
+ * but the ones that read: labs, stats, params, speeds, legend, relations, inspect, cellAt,
+ * buffer, snapshotHash, view, subscribe, unsubscribe, pause, swatch and the exports).
+ */
 export interface Failure {
   ok: false;
   error: string;

@@ -4,6 +4,7 @@
 
 import { count, percent, plural, seconds } from './format.js';
 import { exportButtons, tablePNG } from './exports.js';
+import { stopped } from './boot.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -140,7 +141,7 @@ export function showView(view) {
   text('grid-help', view.block > 1
     ? `Each pixel stands for ${count(view.block * view.block)} buffers (${view.block} × ${view.block}); zoom in to see single buffers. Hover or tap to inspect, scroll or pinch to zoom, drag to pan.`
     : 'Each cell is one buffer. Hover or tap a cell to inspect it; scroll or pinch to zoom, drag to pan.');
-  $('zoom-in').disabled = !view.canZoomIn;
-  $('zoom-out').disabled = !view.canZoomOut;
-  $('zoom-fit').disabled = !view.zoomed;
+  $('zoom-in').disabled = stopped() || !view.canZoomIn;
+  $('zoom-out').disabled = stopped() || !view.canZoomOut;
+  $('zoom-fit').disabled = stopped() || !view.zoomed;
 }

@@ -14,7 +14,7 @@ import { Counters, showView } from './counters.js';
 import { Playback } from './playback.js';
 import { Tooltip } from './inspect.js';
 import { init as initInput } from './input.js';
-import { boot, fatal, openLab, waitForFrame } from './boot.js';
+import { boot, enable, fatal, openLab, waitForFrame } from './boot.js';
 import { readQuery, splitParams, State } from './url.js';
 import * as api from './embed-api.js';
 import * as modules from './labs/index.js';
@@ -326,7 +326,7 @@ async function start() {
     });
   };
 
-  for (const id of ['play', 'step', 'reset', 'speed']) $(id).disabled = false;
+  enable(['play', 'step', 'reset', 'speed']);
   // No autoplay: the reader or the host page starts the run.
   await waitForFrame(bs, 0);
   $('progress').hidden = true;

@@ -15,9 +15,18 @@
 // EBITEN_EVENTS are the events Ebiten listens to on its canvas and cancels.
 const EBITEN_EVENTS = ['keydown', 'keyup', 'mousedown', 'mouseup', 'mousemove', 'wheel', 'touchstart', 'touchend', 'touchmove'];
 
+// After the simulator has stopped (a Go panic ended Ebiten's game loop, or RunGame never
+// ran: no WebGL2), Ebiten still redraws on every window resize, and outside its loop that
+// panics ("NewImage cannot be called after RunGame finishes") and ends the Go program. So the
+// resize listeners Go adds while it starts are wrapped, and freeze() turns them off. Once
+// the Go program has exited, the callbacks it left behind (animation frames, timers,
+// listeners) would throw "Go program has already exited" each time they fire; they are
+// dropped instead: the page has said that the simulator stopped.
+
 // runInContainer runs the Go program instance with go (a wasm_exec.js Go) so that Ebiten
-// puts its canvas in container. It returns the canvas and the promise go.run returns, which
-// settles when the Go program exits.
+// puts its canvas in container. It returns the canvas, the promise go.run returns, which
+// settles when the Go program exits, and freeze, which turns off Ebiten's redraws on resize
+// once the simulator has stopped.
 export function runInContainer(go, instance, container) {
   const real = Object.getOwnPropertyDescriptor(Document.prototype, 'body');
   if (!real || typeof go._resume !== 'function') {
@@ -31,23 +40,40 @@ export function runInContainer(go, instance, container) {
   });
   const resume = go._resume;
   go._resume = function () {
+    if (this.exited) {
+      // A callback of a Go program that has exited. A timer's would call again while its
+      // timeout is pending (wasm_exec.js's workaround for golang/go#28975): none is.
+      if (this._scheduledTimeouts) this._scheduledTimeouts.clear();
+      return undefined;
+    }
     depth++;
     try { return resume.call(this); } finally { depth--; }
   };
 
+  let frozen = false;
+  const own = Object.prototype.hasOwnProperty.call(window, 'addEventListener');
+  const add = window.addEventListener;
+  window.addEventListener = function (type, fn, ...rest) {
+    const wrapped = type === 'resize' && typeof fn === 'function'
+      ? function (e) { return frozen ? undefined : fn.call(this, e); }
+      : fn;
+    return add.call(this, type, wrapped, ...rest);
+  };
   depth++;
   let exited;
   try {
     exited = go.run(instance);
   } finally {
     depth--;
+    if (own) window.addEventListener = add;
+    else delete window.addEventListener;
   }
   const canvas = container.querySelector('canvas');
   if (!canvas) throw new Error('the grid did not start (no canvas)');
   tidy(container, canvas);
   follow(container);
   shield(canvas);
-  return { canvas, exited };
+  return { canvas, exited, freeze() { frozen = true; } };
 }
 
 // tidy undoes what Ebiten sets up for a canvas that fills the page.

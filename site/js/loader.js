@@ -15,17 +15,23 @@ export class LoadError extends Error {
 // the stream yields the decompressed ones, so it cannot be used. It returns
 // {go, instance}, ready for go.run.
 export async function download(url, onProgress) {
-  if (typeof WebAssembly !== 'object' || typeof globalThis.Go !== 'function') {
-    throw new LoadError('This browser cannot run the simulator: it needs WebAssembly.', 'WebAssembly or wasm_exec.js is missing');
+  if (typeof WebAssembly !== 'object' || WebAssembly === null) {
+    throw new LoadError('This browser cannot run the simulator: it needs WebAssembly, which is switched off or not supported here. '
+      + 'Turn WebAssembly (or the JavaScript JIT) back on in the browser\'s settings, or open the page in a recent Firefox, Chrome, Edge or Safari, then reload.',
+    'typeof WebAssembly is ' + typeof WebAssembly);
+  }
+  if (typeof globalThis.Go !== 'function') {
+    throw new LoadError('The simulator could not be started: part of the page (wasm_exec.js) did not load. Reload the page to try again.', 'globalThis.Go is missing: wasm_exec.js did not run');
   }
   let res;
   try {
     res = await fetch(url);
   } catch (err) {
-    throw new LoadError('The simulator could not be downloaded. Check your connection and reload the page.', String(err));
+    throw new LoadError('The simulator could not be downloaded: the connection failed. Check your connection and reload the page.', `GET ${url}: ${err}`);
   }
   if (!res.ok) {
-    throw new LoadError(`The simulator could not be downloaded (the server answered ${res.status}). Reload the page to try again.`, `GET ${url}: ${res.status} ${res.statusText}`);
+    throw new LoadError(`The simulator could not be downloaded: the server answered ${res.status}${res.statusText ? ` (${res.statusText})` : ''}. `
+      + 'Reload the page to try again; if it keeps failing, the site may be being updated: try again in a few minutes.', `GET ${url}: ${res.status} ${res.statusText}`);
   }
   const encoding = (res.headers.get('Content-Encoding') || 'identity').toLowerCase();
   const length = Number(res.headers.get('Content-Length')) || 0;
@@ -52,8 +58,25 @@ export async function download(url, onProgress) {
     return { go, instance };
   } catch (err) {
     if (err instanceof LoadError) throw err;
-    throw new LoadError('The simulator could not be started in this browser.', String(err && err.stack || err));
+    throw startError(url, err);
   }
+}
+
+// startError says in words why the downloaded module could not be compiled or started.
+function startError(url, err) {
+  const detail = `${url}: ${err && err.stack || err}`;
+  const name = err && err.name;
+  if (name === 'CompileError' || name === 'TypeError' && /MIME/i.test(String(err.message))) {
+    return new LoadError('The simulator\'s file arrived damaged: it is not a WebAssembly program. Reload the page to download it again; '
+      + 'if it keeps happening, something between you and the site (a proxy, a filter or an extension) may be changing the download.', detail);
+  }
+  if (name === 'TypeError') {
+    return new LoadError('The download of the simulator broke off. Check your connection and reload the page.', detail);
+  }
+  if (name === 'RangeError' || /memory/i.test(String(err && err.message))) {
+    return new LoadError('This device did not give the simulator enough memory to start. Close other tabs and reload the page.', detail);
+  }
+  return new LoadError('The simulator could not be started in this browser. Reload the page to try again, or open it in a recent Firefox, Chrome, Edge or Safari.', detail);
 }
 
 // readAll reads a response body into one buffer, counting chunks as they arrive.

@@ -12,7 +12,7 @@ import { Controls } from './controls.js';
 import { Playback } from './playback.js';
 import { Tooltip, Inspector } from './inspect.js';
 import { init as initInput } from './input.js';
-import { boot, fatal, openLab, waitForFrame } from './boot.js';
+import { boot, enable, fatal, openLab, waitForFrame } from './boot.js';
 import { readQuery, readStep, splitParams, State } from './url.js';
 import { Guide } from './guide.js';
 import * as embedSnippet from './snippet.js';
@@ -328,7 +328,7 @@ async function start() {
     inspector.refresh();
   });
 
-  for (const id of ['play', 'step', 'step-back', 'next-event', 'next-kind', 'reset', 'speed', 'timeline', 'settings-fields', 'inspect-buffer']) $(id).disabled = false;
+  enable(['play', 'step', 'step-back', 'next-event', 'next-kind', 'reset', 'speed', 'timeline', 'settings-fields', 'inspect-buffer']);
   embedSnippet.init(() => lab.title);
   // A long seek to the address's step shows its progress and can be cancelled.
   if (at.step !== null) {

@@ -5,6 +5,7 @@
 
 import * as errors from './errors.js';
 import { count } from './format.js';
+import { stopped } from './boot.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -187,6 +188,7 @@ export class Playback {
   // update shows the state of playback from a stats object: the play button's label and
   // whether it is pressed, the timeline, a job's progress and how the last one ended.
   update(s) {
+    if (stopped()) return; // its controls stay disabled
     const play = $('play');
     const playing = Boolean(s.playing);
     let label = playing ? 'Pause' : 'Play';

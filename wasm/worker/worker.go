@@ -59,6 +59,9 @@ func (w *worker) handle(msg js.Value) {
 	if v := msg.Get("id"); v.Type() == js.TypeNumber {
 		id = v.Int()
 	}
+	if testMessage(typ, msg) {
+		return
+	}
 	if typ == "cancel" {
 		for jid, j := range w.jobs {
 			if id == 0 || jid == id {
@@ -129,6 +132,7 @@ func (j *job) guard(run func(*job) (map[string]any, error)) (res map[string]any,
 // gives the event loop a turn when the job has held it for yieldEvery or force is set, and
 // reports whether the job should go on.
 func (j *job) progress(done, total int, label string, force bool) bool {
+	testHook()
 	now := time.Now()
 	if done == total || now.Sub(j.lastPost) >= postEvery || force {
 		j.lastPost = now

@@ -144,7 +144,7 @@ export class CurveCard {
       if (this.key === key) this.result = res;
     }, (err) => {
       if (this.job !== job) return;
-      $('curve-summary').textContent = `The chart could not be computed: ${err.message}`;
+      $('curve-summary').textContent = experiments.failure(err, 'The chart could not be computed');
       $('curve-card').dataset.state = 'failed';
     }).finally(() => {
       if (this.job !== job) return;

@@ -100,7 +100,7 @@ export class MeasureCard {
       this.show();
     }, (err) => {
       $('measure-card').dataset.state = 'failed';
-      $('measure-summary').textContent = `The measurement failed: ${err.message}`;
+      $('measure-summary').textContent = experiments.failure(err, 'The measurement failed');
     }).finally(() => {
       this.job = null;
       $('measure-job').hidden = true;

@@ -51,7 +51,7 @@ function job(prefix, kind, args, onDone) {
   });
   $(`${prefix}-cancel`).onclick = () => j.cancel();
   j.promise.then(onDone, (err) => {
-    $(`${prefix}-summary`).textContent = `The chart could not be computed: ${err.message}`;
+    $(`${prefix}-summary`).textContent = experiments.failure(err, 'The chart could not be computed');
   }).finally(() => {
     $(`${prefix}-job`).hidden = true;
   });

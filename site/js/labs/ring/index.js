@@ -57,6 +57,7 @@ class RingCard {
   constructor() {
     this.params = {};
     this.result = null;
+    this.failed = ''; // why the last computation failed, shown until the next
     this.key = '';
     this.job = null;
     this.chart = new LogChart($('ring-chart'), {
@@ -97,6 +98,7 @@ class RingCard {
     this.key = key;
     if (this.job) this.job.cancel();
     this.result = null;
+    this.failed = '';
     this.show();
   }
 
@@ -108,6 +110,8 @@ class RingCard {
   compute() {
     const key = this.key;
     if (this.job) this.job.cancel();
+    this.failed = '';
+    $('ring-summary').textContent = '';
     $('ring-start').hidden = true;
     $('ring-job').hidden = false;
     const bar = $('ring-progress');
@@ -122,7 +126,7 @@ class RingCard {
     job.promise.then((res) => {
       if (this.key === key) this.result = res;
     }, (err) => {
-      if (this.job === job) $('ring-summary').textContent = `The chart could not be computed: ${err.message}`;
+      if (this.job === job) this.failed = experiments.failure(err, 'The chart could not be computed');
     }).finally(() => {
       if (this.job !== job) return;
       this.job = null;
@@ -139,7 +143,7 @@ class RingCard {
     if (!r) {
       this.chart.setData(null);
       $('ring-start').hidden = Boolean(this.job);
-      if (!this.job) $('ring-summary').textContent = '';
+      if (!this.job) $('ring-summary').textContent = this.failed;
       return;
     }
     const miss = r.foregroundHitRatio.map((h) => Math.max(1 - h, 1e-6));
