@@ -49,7 +49,8 @@ func TestOffline(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := offlineSite(t, filepath.Join(root, "site"), "127.0.0.1:0")
-	p := openPageWith(t, tabOptions{base: first.url, serviceWorker: true}, "/?shared_buffers=1MB")
+	// Two builds and nine page loads: more than one page's test.
+	p := openPageWith(t, tabOptions{base: first.url, serviceWorker: true, limit: 3 * testTimeout}, "/?shared_buffers=1MB")
 	old := waitKept(p)
 	if len(old) != 1 {
 		t.Fatalf("the site keeps %d caches %v, want one", len(old), old)

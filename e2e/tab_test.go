@@ -59,6 +59,8 @@ type tabOptions struct {
 	// bypass it, so that each test sees the server (and its faults) as it is, whatever an
 	// earlier test's visit left in the browser's caches.
 	serviceWorker bool
+	// limit bounds the tab's whole life; testTimeout by default.
+	limit time.Duration
 }
 
 // openPageWith opens a tab as openPage does, as o says. Besides the console, every tab
@@ -92,7 +94,10 @@ func newTabWith(t *testing.T, o tabOptions) *page {
 	if o.width == 0 {
 		o.width, o.height = viewportW, viewportH
 	}
-	limit, stopLimit := context.WithTimeout(suite.browser, testTimeout)
+	if o.limit == 0 {
+		o.limit = testTimeout
+	}
+	limit, stopLimit := context.WithTimeout(suite.browser, o.limit)
 	ctx, closeTab := chromedp.NewContext(limit)
 	p := &page{t: t, ctx: ctx, base: o.base, logFrom: suite.browserLog.Len()}
 	t.Cleanup(func() {
