@@ -14,7 +14,7 @@ func durationParam(key, label, def, doc string) lab.Param {
 		Parse: func(s string, _ lab.Values) (string, error) {
 			d, err := sim.ParseDuration(s)
 			if err != nil || d <= 0 {
-				return "", fmt.Errorf("not a duration like 5s or 600s")
+				return "", fmt.Errorf("not a duration above 0, like 5s or 600s")
 			}
 			return d.String(), nil
 		}}
@@ -52,7 +52,7 @@ var table = &lab.Table{
 			Parse: func(s string, _ lab.Values) (string, error) {
 				d, err := sim.ParseDuration(s)
 				if err != nil || d <= 0 {
-					return "", fmt.Errorf("not a duration like 60s")
+					return "", fmt.Errorf("not a duration above 0, like 60s")
 				}
 				return d.String(), nil
 			},
