@@ -385,8 +385,9 @@ func speedOf(x float64) Speed {
 
 // SetSpeed sets the playback speed, clamped to the lab's range, and returns the speed in
 // force and a warning when it had to clamp.
-func (a *App) SetSpeed(x float64) (Speed, string) {
-	s, warning := a.lv.Options().Speeds.Clamp(x)
+func (a *App) SetSpeed(x float64) (Speed, string) { return a.setSpeed(a.lv.Options().Speeds.Clamp(x)) }
+
+func (a *App) setSpeed(s float64, warning string) (Speed, string) {
 	a.speed = s
 	a.pacer.Drop()
 	return speedOf(s), warning
@@ -401,7 +402,7 @@ func (a *App) SetSpeedText(text string) (Speed, string) {
 	if err != nil {
 		return a.NotASpeed(param.Quote(text))
 	}
-	return a.SetSpeed(x)
+	return a.setSpeed(a.lv.Options().Speeds.ClampAs(x, param.Quote(text)))
 }
 
 // NotASpeed keeps the speed in force for a request that is no speed, described by what

@@ -86,7 +86,7 @@ func TestHostileTextArguments(t *testing.T) {
 	if s, w := a.SetSpeedText("1e-300"); s.Value != 0.01 || !strings.Contains(w, "using 0.01 steps/s") {
 		t.Errorf("speed 1e-300: %+v %q", s, w)
 	}
-	if s, w := a.SetSpeedText("1e400"); s.Param != "10000000" || !strings.Contains(w, "using 10M steps/s") {
+	if s, w := a.SetSpeedText("1e400"); s.Param != "10000000" || !strings.HasPrefix(w, `speed "1e400" is not`) || !strings.Contains(w, "using 10M steps/s") {
 		t.Errorf("speed 1e400: %+v %q", s, w)
 	}
 	if s, w := a.SetSpeedText(" max "); s.Param != "max" || w != "" {

@@ -102,7 +102,11 @@ func (r Range) Accepts() string {
 // MinFinite ≤ x ≤ r.MaxFinite or x is +Inf, otherwise the nearest allowed speed (the
 // ladder's first for no positive number) and a sentence saying what was asked, what r
 // accepts and what was used.
-func (r Range) Clamp(x float64) (float64, string) {
+func (r Range) Clamp(x float64) (float64, string) { return r.ClampAs(x, number(x)) }
+
+// ClampAs is Clamp for a speed given as text, which the sentence names as what (quoted):
+// "1e400" rather than the number it was read as.
+func (r Range) ClampAs(x float64, what string) (float64, string) {
 	used := x
 	switch {
 	case math.IsInf(x, 1):
@@ -116,7 +120,7 @@ func (r Range) Clamp(x float64) (float64, string) {
 	default:
 		return x, ""
 	}
-	return used, fmt.Sprintf("speed %s is not %s; using %s", number(x), r.Accepts(), Label(used))
+	return used, fmt.Sprintf("speed %s is not %s; using %s", what, r.Accepts(), Label(used))
 }
 
 // number writes a requested speed for a message: 1e-300, 50000000, NaN, -Infinity.
