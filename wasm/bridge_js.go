@@ -582,8 +582,10 @@ func (b *bridge) swatch(args []js.Value) any {
 		}
 	} else if role := field("role"); kind(role) == "string" {
 		sp.RoleKey = role.String()
-	} else {
-		sp.Role = int(min(max(num("role", 0), -1), math.MaxInt32))
+	} else if x, ok := finite(role); ok || missing(role) {
+		sp.Role = int(min(max(x, -1), math.MaxInt32))
+	} else if bad == nil {
+		return fail("swatch's role is an index or a key of legend().roles, not " + describe(role))
 	}
 	if bad != nil {
 		return fail(fmt.Sprintf("swatch could not read its argument: %v", bad))
