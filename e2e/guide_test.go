@@ -109,7 +109,7 @@ func TestTourStepLinks(t *testing.T) {
 		t.Errorf("step 3 by its address: heading %q, address %v; want policy pg14, tables 5x1000, mode recovery", g.Heading, params)
 	}
 	p2 := openPage(t, "/?lab=drop&tour=99")
-	waitJS[bool](p2, waitTimeout, "the error panel", `!document.getElementById('error-panel').hidden && document.getElementById('error-list').textContent.includes('tour=99')`)
+	waitJS[bool](p2, waitTimeout, "the error panel", `!document.getElementById('error-panel').hidden && document.getElementById('error-list').textContent.includes('tour "99" is not a step')`)
 }
 
 // exerciseAnswer answers the exercise open in p with choice value and returns the state.

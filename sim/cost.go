@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/bufferscope/bufferscope/sim/param"
 )
 
 // CostModel holds the virtual time charged for each primitive the simulation performs. The
@@ -271,7 +273,7 @@ func durationPart(key, doc, source string, f func(c *CostModel) *Duration) CostP
 		set: func(c *CostModel, s string) error {
 			d, err := ParseDuration(strings.TrimSpace(s))
 			if err != nil || d <= 0 {
-				return fmt.Errorf("%s %q is not a positive duration like 90ns or 1.5µs", key, s)
+				return fmt.Errorf("%s %s is not a positive duration like 90ns or 1.5µs", key, param.Quote(s))
 			}
 			*f(c) = d
 			return nil
@@ -284,7 +286,7 @@ func bytesPart(key, doc, source string, f func(c *CostModel) *int64) CostPart {
 		set: func(c *CostModel, s string) error {
 			n, err := parseBytes(s)
 			if err != nil || n <= 0 {
-				return fmt.Errorf("%s %q is not a positive size like 48B or 15MB", key, s)
+				return fmt.Errorf("%s %s is not a positive size like 48B or 15MB", key, param.Quote(s))
 			}
 			*f(c) = n
 			return nil
@@ -354,7 +356,7 @@ func ParseCostOverrides(s string, c CostModel) (CostModel, error) {
 		}
 		k, v, ok := strings.Cut(item, "=")
 		if !ok {
-			return c, fmt.Errorf("%q is not part=value, like memory_latency=200ns", item)
+			return c, fmt.Errorf("%s is not part=value, like memory_latency=200ns", param.Quote(item))
 		}
 		found := false
 		for _, p := range parts {
@@ -370,7 +372,7 @@ func ParseCostOverrides(s string, c CostModel) (CostModel, error) {
 			for i, p := range parts {
 				keys[i] = p.Key
 			}
-			return c, fmt.Errorf("%q is no cost part; the parts are %s", k, strings.Join(keys, ", "))
+			return c, fmt.Errorf("%s is no cost part; the parts are %s", param.Quote(k), strings.Join(keys, ", "))
 		}
 	}
 	return c, nil

@@ -46,7 +46,7 @@ func ExampleSharedBuffersToNBuffers() {
 	// 16384 <nil>
 	// 131072 <nil>
 	// 13107200 <nil>
-	// 0 "12XB" is not a size like 128MB, 1GB or 256kB
+	// 0 "12XB" is not a size from 128kB to 100GB, like 128MB or 1GB
 }
 
 func ExampleDuration() {

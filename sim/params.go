@@ -54,7 +54,8 @@ func FormatSize(bytes int64) string {
 func SharedBuffersToNBuffers(s string) (int, error) {
 	b, err := ParseSize(s)
 	if err != nil {
-		return 0, err
+		return 0, &ValueError{Value: s, Problem: fmt.Sprintf("not a size from %s to %s, like 128MB or 1GB",
+			FormatSize(MinNBuffers*BLCKSZ), FormatSize(MaxNBuffers*BLCKSZ))}
 	}
 	if b%BLCKSZ != 0 {
 		return 0, &ValueError{Value: s, Problem: "not a whole number of 8kB pages"}

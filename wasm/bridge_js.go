@@ -10,8 +10,8 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/bufferscope/bufferscope/sim/param"
 	"github.com/bufferscope/bufferscope/wasm/app"
-	"github.com/bufferscope/bufferscope/wasm/playback"
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
@@ -19,11 +19,13 @@ import (
 // JavaScript arguments to Go values, calls package app, and converts the typed results to
 // plain JavaScript values (app.Plain); it never asks which lab is running. Every method
 // returns a plain value and never throws: bad arguments give {ok: false, error} or a warning
-// and a safe value. A Go panic inside a call is a bug: it is recovered, returned as
-// {ok: false, error} and reported as a crash (crash_js.go), as one in Ebiten's Update or
-// Draw is; after a crash the simulator has stopped, and only the methods that read (stats,
-// labs, params, view, legend, inspect, the exports…) still answer; the others return
-// {ok: false, error} saying so.
+// and a safe value, with a message that names the argument short (describe) and what is
+// accepted. Arguments are read only through args_js.go, so a getter or a Proxy that throws,
+// a BigInt or a symbol is an argument like another, never an exception through Go. A Go
+// panic inside a call is a bug: it is recovered, returned as {ok: false, error} and reported
+// as a crash (crash_js.go), as one in Ebiten's Update or Draw is; after a crash the
+// simulator has stopped, and only the methods that read (stats, labs, params, view, legend,
+// inspect, the exports…) still answer; the others return {ok: false, error} saying so.
 //
 //	bufferscope.version                 "0.1.0"
 //	bufferscope.labs()                  [{name, title, summary, command, params: [Field…], counters: [Counter…],
@@ -47,7 +49,7 @@ import (
 //	bufferscope.cancel()                {ok, step, busy: false, message}: stop a seek or search where it got to
 //	bufferscope.params()                {params, limits}: the values in force, as load returns them
 //	bufferscope.reset()                 {ok}: same lab, same parameters, same seed
-//	bufferscope.setSeed(n | "digits")   {ok, seed, warnings}
+//	bufferscope.setSeed(n | "digits" | bigint)  {ok, seed, warnings}
 //	bufferscope.apply(commandText)      {ok, error?}: one sim.ParseCommand line
 //	bufferscope.stats({hash}?)          {lab, step, now, nbuffers, sharedBuffers, seed, seeded, done, playing, speed,
 //	                                      speedLabel, speedParam, rate, frames, fps, tps, updateMs, paintMs, error, events,
@@ -143,7 +145,7 @@ func installBridge(a *app.App, h host) *bridge {
 	}
 	obj.Set("version", version)
 	global.Set("bufferscope", obj)
-	later(global.Get("bufferscopeReady"))
+	later(global.Get("bufferscopeReady"), js.Undefined())
 	dispatch("bufferscope:ready", map[string]any{"version": version})
 	return b
 }
@@ -231,47 +233,7 @@ func (b *bridge) notify() {
 	}
 }
 
-// Arguments and results.
-
-func arg(args []js.Value, i int) js.Value {
-	if i < len(args) {
-		return args[i]
-	}
-	return js.Undefined()
-}
-
-func missing(v js.Value) bool { return v.IsUndefined() || v.IsNull() }
-
-// isObject reports whether v is a plain object: not null, an array or a function.
-func isObject(v js.Value) bool {
-	return v.Type() == js.TypeObject && !global.Get("Array").Call("isArray", v).Bool()
-}
-
-// number reads a number, or a string that holds one.
-func number(v js.Value) (float64, bool) {
-	switch v.Type() {
-	case js.TypeNumber:
-		return v.Float(), true
-	case js.TypeString:
-		x, err := strconv.ParseFloat(strings.TrimSpace(v.String()), 64)
-		return x, err == nil
-	}
-	return 0, false
-}
-
-// finite reads a number that is neither NaN nor infinite.
-func finite(v js.Value) (float64, bool) {
-	x, ok := number(v)
-	return x, ok && !math.IsNaN(x) && !math.IsInf(x, 0)
-}
-
-// text reads any value as JavaScript's String() would write it.
-func text(v js.Value) string {
-	if v.Type() == js.TypeString {
-		return v.String()
-	}
-	return global.Call("String", v).String()
-}
+// Results. Arguments are read with the helpers of args_js.go.
 
 func fail(err string) map[string]any { return map[string]any{"ok": false, "error": err} }
 
@@ -304,28 +266,48 @@ func (b *bridge) load(args []js.Value) any {
 	p := arg(args, 0)
 	values := map[string]string{}
 	var warnings []string
+	var refused []string // keys whose value is no text: an object, a symbol, a function
 	labName := ""
-	switch {
-	case isObject(p):
-		keys := global.Get("Object").Call("keys", p)
-		for i := range keys.Length() {
-			k := keys.Index(i).String()
-			v := p.Get(k)
+	switch kind(p) {
+	case "object":
+		ks, err := keys(p)
+		if err != nil {
+			return fail(fmt.Sprintf("load could not read its argument, an object: %v; nothing changed", err))
+		}
+		for _, k := range ks {
+			v, err := get(p, k)
+			if err != nil {
+				return fail(fmt.Sprintf("load could not read its argument: %v; nothing changed", err))
+			}
 			if missing(v) {
 				continue
 			}
-			if k == "lab" {
-				labName = text(v)
-			} else {
-				values[k] = text(v)
+			s, ok := text(v)
+			switch {
+			case !ok:
+				refused = append(refused, k, describe(v))
+			case k == "lab":
+				labName = s
+			default:
+				values[k] = s
 			}
 		}
-	case !missing(p):
-		warnings = append(warnings, "load takes an object such as {lab: \"free\", shared_buffers: \"1GB\"}; using the defaults")
+	case "undefined", "null":
+	default:
+		warnings = append(warnings, fmt.Sprintf("load takes an object such as {lab: \"free\", shared_buffers: \"1GB\"}, not %s; using the defaults", describe(p)))
 	}
 	res, err := b.app.Load(labName, values)
 	b.changed()
-	out := object(res, map[string]any{"ok": err == nil, "warnings": strs(append(warnings, res.Warnings...))})
+	warnings = append(warnings, res.Warnings...)
+	for i := 0; i < len(refused); i += 2 {
+		k, what := refused[i], refused[i+1]
+		if used, ok := res.Params[k]; ok {
+			warnings = append(warnings, fmt.Sprintf("%s is %s, not a string, a number or a boolean; using %s", k, what, used))
+		} else {
+			warnings = append(warnings, fmt.Sprintf("%s is %s, not a string, a number or a boolean; ignored", param.Quote(k), what))
+		}
+	}
+	out := object(res, map[string]any{"ok": err == nil, "warnings": strs(warnings)})
 	if err != nil {
 		out["error"] = err.Error()
 	}
@@ -349,11 +331,11 @@ func (b *bridge) pause([]js.Value) any {
 func (b *bridge) step(args []js.Value) any {
 	n := 1.0
 	if v := arg(args, 0); !missing(v) {
-		x, ok := finite(v)
-		if !ok || x != math.Trunc(x) || x < 0 {
-			return fail(fmt.Sprintf("step takes a whole number of steps from 0 to %d, not %s", app.MaxStepsPerCall, text(v)))
+		x, ok := whole(v, 0, app.MaxStepsPerCall)
+		if !ok {
+			return fail(fmt.Sprintf("step takes a whole number of steps from 0 to %s, not %s; play runs longer", group(app.MaxStepsPerCall), describe(v)))
 		}
-		n = min(x, app.MaxStepsPerCall+1) // past the bound Step refuses, with the reason
+		n = x
 	}
 	_, err := b.app.Step(int(n))
 	b.changed()
@@ -365,24 +347,19 @@ func (b *bridge) step(args []js.Value) any {
 }
 
 func (b *bridge) setSpeed(args []js.Value) any {
-	v := arg(args, 0)
-	warnings := []string{}
-	x, ok := number(v)
-	if v.Type() == js.TypeString {
-		x, ok = 0, false
-		if p, err := playback.Parse(v.String()); err == nil {
-			x, ok = p, true
-		}
-	}
 	var s app.Speed
-	if ok {
-		var w string
-		if s, w = b.app.SetSpeed(x); w != "" {
-			warnings = append(warnings, w)
-		}
-	} else {
-		s = b.app.Speed()
-		warnings = append(warnings, fmt.Sprintf("speed %q is not a number of steps per second or \"max\"; keeping %s", text(v), s.Label))
+	var w string
+	switch v := arg(args, 0); kind(v) {
+	case "number":
+		s, w = b.app.SetSpeed(v.Float())
+	case "string":
+		s, w = b.app.SetSpeedText(v.String())
+	default:
+		s, w = b.app.NotASpeed(describe(v))
+	}
+	warnings := []string{}
+	if w != "" {
+		warnings = append(warnings, w)
 	}
 	b.changed()
 	return map[string]any{"ok": true, "speed": s.Value, "label": s.Label, "param": s.Param, "warnings": strs(warnings)}
@@ -402,23 +379,24 @@ func (b *bridge) setSeed(args []js.Value) any {
 	v := arg(args, 0)
 	var seed uint64
 	var err error
-	switch v.Type() {
-	case js.TypeNumber:
+	switch kind(v) {
+	case "number":
 		x := v.Float()
 		if x != math.Trunc(x) || x < 0 || x > 1<<53 {
-			err = fmt.Errorf("not a whole number from 0 to 2^53; pass larger seeds as strings")
+			err = fmt.Errorf("not a whole number from 0 to 2^53; pass larger seeds as strings or BigInts")
 		}
 		seed = uint64(x)
-	case js.TypeString:
-		seed, err = strconv.ParseUint(strings.TrimSpace(v.String()), 10, 64)
+	case "string", "bigint":
+		t, _ := text(v)
+		seed, err = strconv.ParseUint(strings.TrimSpace(t), 10, 64)
 		if err != nil {
 			err = fmt.Errorf("not a whole number from 0 to %d", uint64(math.MaxUint64))
 		}
 	default:
-		err = fmt.Errorf("setSeed takes a whole number, or a string of digits for seeds above 2^53")
+		err = fmt.Errorf("setSeed takes a whole number from 0 to %d: a number, a string of digits or a BigInt", uint64(math.MaxUint64))
 	}
 	if err != nil {
-		return fail(fmt.Sprintf("seed %q: %v", text(v), err))
+		return fail(fmt.Sprintf("seed %s: %v", describe(v), err))
 	}
 	warnings, err := b.app.SetSeed(seed)
 	if err != nil {
@@ -430,8 +408,8 @@ func (b *bridge) setSeed(args []js.Value) any {
 
 func (b *bridge) apply(args []js.Value) any {
 	v := arg(args, 0)
-	if v.Type() != js.TypeString {
-		return fail("apply takes one command as text, such as \"checkpoint\" or \"pin b=0 rel=pgbench_branches blk=0\"")
+	if kind(v) != "string" {
+		return fail(fmt.Sprintf("apply takes one command as text, such as \"checkpoint\" or \"pin b=0 rel=pgbench_branches blk=0\", not %s", describe(v)))
 	}
 	err := b.app.Apply(v.String())
 	b.changed()
@@ -450,10 +428,14 @@ func (b *bridge) stats(args []js.Value) any {
 		return b.statsMap(false)
 	}
 	if !isObject(o) {
-		consoleWarn("bufferscope.stats takes nothing or {hash: true}; ignored a " + o.Type().String())
+		consoleWarn("bufferscope.stats takes nothing or {hash: true}; ignored " + describe(o))
 		return b.statsMap(false)
 	}
-	return b.statsMap(o.Get("hash").Truthy())
+	h, err := get(o, "hash")
+	if err != nil {
+		consoleWarn(fmt.Sprintf("bufferscope.stats takes nothing or {hash: true}; ignored its argument: %v", err))
+	}
+	return b.statsMap(truthy(h))
 }
 
 // statsMap returns the stats; withHash adds Sim.Hash.
@@ -473,8 +455,8 @@ func (b *bridge) statsMap(withHash bool) map[string]any {
 
 func (b *bridge) subscribe(args []js.Value) any {
 	fn := arg(args, 0)
-	if fn.Type() != js.TypeFunction {
-		return fail("subscribe takes a function, which is called with the stats")
+	if kind(fn) != "function" {
+		return fail("subscribe takes a function, which is called with the stats, not " + describe(fn))
 	}
 	id := b.nextSub
 	b.nextSub++
@@ -561,7 +543,8 @@ func (b *bridge) fitHeight(args []js.Value) any {
 	w, ok1 := finite(arg(args, 0))
 	h, ok2 := finite(arg(args, 1))
 	if !ok1 || !ok2 || w < 1 || h < 1 {
-		return fail("fitHeight takes a canvas width and a most height in CSS pixels, both 1 or more")
+		return fail(fmt.Sprintf("fitHeight takes a canvas width and the height it may have at most, in CSS pixels, both 1 or more; not %s and %s",
+			describe(arg(args, 0)), describe(arg(args, 1))))
 	}
 	return b.app.FitHeight(int(min(w, 1<<15)), int(min(h, 1<<15)))
 }
@@ -584,7 +567,12 @@ func (b *bridge) highlight(args []js.Value) any {
 }
 
 func (b *bridge) setTheme(args []js.Value) any {
-	name, err := b.app.SetTheme(text(arg(args, 0)))
+	v := arg(args, 0)
+	if kind(v) != "string" {
+		return map[string]any{"ok": false, "theme": b.app.Theme().Name,
+			"error": fmt.Sprintf("setTheme takes \"light\" or \"dark\", not %s; the theme stays %s", describe(v), b.app.Theme().Name)}
+	}
+	name, err := b.app.SetTheme(v.String())
 	if err != nil {
 		return map[string]any{"ok": false, "error": err.Error(), "theme": name}
 	}
@@ -592,7 +580,7 @@ func (b *bridge) setTheme(args []js.Value) any {
 }
 
 func (b *bridge) setReducedMotion(args []js.Value) any {
-	reduced := arg(args, 0).Truthy()
+	reduced := truthy(arg(args, 0))
 	b.app.SetReducedMotion(reduced)
 	return map[string]any{"ok": true, "reducedMotion": reduced}
 }
@@ -602,30 +590,46 @@ func (b *bridge) setReducedMotion(args []js.Value) any {
 func (b *bridge) swatch(args []js.Value) any {
 	spec := arg(args, 0)
 	obj := isObject(spec)
-	get := func(k string, def float64) float64 {
-		if !obj {
-			return def
+	var bad error // the first field that could not be read
+	field := func(k string) js.Value {
+		if !obj || bad != nil {
+			return js.Undefined()
 		}
-		if x, ok := finite(spec.Get(k)); ok {
+		v, err := get(spec, k)
+		if err != nil {
+			bad = err
+		}
+		return v
+	}
+	num := func(k string, def float64) float64 {
+		if x, ok := finite(field(k)); ok {
 			return x
 		}
 		return def
 	}
-	flag := func(k string) bool { return obj && spec.Get(k).Truthy() }
+	flag := func(k string) bool { return truthy(field(k)) }
 	sp := app.SwatchSpec{
-		Usage: int(get("usage", 5)), Dirty: flag("dirty"), Pinned: flag("pinned"), Hand: flag("hand"),
-		Read: get("read", 0), Write: get("write", 0), Burn: get("burn", 0),
-		Size: int(min(max(get("size", 24), 8), 128)),
+		Usage: int(min(max(num("usage", 5), -1), 1000)), Dirty: flag("dirty"), Pinned: flag("pinned"), Hand: flag("hand"),
+		Read: num("read", 0), Write: num("write", 0), Burn: num("burn", 0),
+		Size: int(min(max(num("size", 24), 8), 128)),
 	}
-	if obj && !missing(spec.Get("mark")) {
-		sp.Mark = text(spec.Get("mark"))
-		if s := spec.Get("shape"); !missing(s) {
-			sp.Shape = text(s)
+	if mark := field("mark"); !missing(mark) {
+		sp.Mark, _ = text(mark)
+		if sp.Mark == "" {
+			return fail("swatch's mark is a key of legend().marks, not " + describe(mark))
 		}
-	} else if obj && spec.Get("role").Type() == js.TypeString {
-		sp.RoleKey = spec.Get("role").String()
-	} else {
-		sp.Role = int(min(max(get("role", 0), -1), math.MaxInt32))
+		if s := field("shape"); !missing(s) {
+			sp.Shape, _ = text(s)
+		}
+	} else if role := field("role"); kind(role) == "string" {
+		sp.RoleKey = role.String()
+	} else if x, ok := finite(role); ok || missing(role) {
+		sp.Role = int(min(max(x, -1), math.MaxInt32))
+	} else if bad == nil {
+		return fail("swatch's role is an index or a key of legend().roles, not " + describe(role))
+	}
+	if bad != nil {
+		return fail(fmt.Sprintf("swatch could not read its argument: %v", bad))
 	}
 	px, size, err := b.app.Swatch(sp)
 	if err != nil {
@@ -644,9 +648,9 @@ const jobNow = 50 * time.Millisecond
 
 func (b *bridge) seek(args []js.Value) any {
 	v := arg(args, 0)
-	x, ok := finite(v)
-	if !ok || x != math.Trunc(x) || x < 0 || x > app.MaxSeek {
-		return fail(fmt.Sprintf("seek takes a step: a whole number from 0 to %d, not %s", uint64(app.MaxSeek), text(v)))
+	x, ok := whole(v, 0, app.MaxSeek)
+	if !ok {
+		return fail(fmt.Sprintf("seek takes a step: a whole number from 0 to %s, not %s", group(app.MaxSeek), describe(v)))
 	}
 	return b.started(b.app.Seek(uint64(x)))
 }
@@ -654,11 +658,14 @@ func (b *bridge) seek(args []js.Value) any {
 func (b *bridge) stepBack([]js.Value) any { return b.started(b.app.StepBack()) }
 
 func (b *bridge) nextEvent(args []js.Value) any {
-	kind := ""
+	k := ""
 	if v := arg(args, 0); !missing(v) {
-		kind = text(v)
+		if kind(v) != "string" {
+			return fail("nextEvent takes the kind or label of an event of stats().time.events, not " + describe(v))
+		}
+		k = v.String()
 	}
-	return b.started(b.app.NextEvent(kind))
+	return b.started(b.app.NextEvent(k))
 }
 
 func (b *bridge) cancel([]js.Value) any {
@@ -692,26 +699,22 @@ func (b *bridge) params([]js.Value) any {
 // Exports.
 
 func (b *bridge) pgBuffercache(args []js.Value) any {
-	whole := func(i int, def float64) (int, bool) {
-		v := arg(args, i)
-		if missing(v) {
-			return int(def), true
+	from, count := 0.0, float64(app.BufferCacheRows)
+	if v := arg(args, 0); !missing(v) {
+		x, ok := whole(v, 0, math.MaxInt32)
+		if !ok {
+			return fail(fmt.Sprintf("pgBuffercache starts at a buffer: a whole number from 0 to the pool's size, not %s", describe(v)))
 		}
-		x, ok := finite(v)
-		if !ok || x != math.Trunc(x) || math.Abs(x) > math.MaxInt32 {
-			return 0, false
+		from = x
+	}
+	if v := arg(args, 1); !missing(v) {
+		x, ok := whole(v, 1, app.MaxBufferCacheRows)
+		if !ok {
+			return fail(fmt.Sprintf("pgBuffercache returns 1 to %s rows at a time, not %s", group(app.MaxBufferCacheRows), describe(v)))
 		}
-		return int(x), true
+		count = x
 	}
-	from, ok1 := whole(0, 0)
-	count, ok2 := whole(1, app.BufferCacheRows)
-	if !ok1 || !ok2 {
-		return fail(fmt.Sprintf("pgBuffercache takes whole numbers: the first buffer (from 0) and how many rows (1 to %d)", app.MaxBufferCacheRows))
-	}
-	if count <= 0 {
-		return fail(fmt.Sprintf("pgBuffercache returns 1 to %d rows at a time, not %d", app.MaxBufferCacheRows, count))
-	}
-	page, err := b.app.PgBuffercache(from, count)
+	page, err := b.app.PgBuffercache(int(from), int(count))
 	if err != nil {
 		return fail(err.Error())
 	}

@@ -51,14 +51,15 @@ func (h host) clientToCanvas(x, y float64, w, hgt int) (int, int, bool) {
 	return int(cx), int(cy), true
 }
 
-// later calls fn with args from a microtask, once the current JavaScript task is done, so
-// page code never runs inside a Go call and an exception in it cannot unwind Go.
-func later(fn js.Value, args ...any) {
-	if fn.Type() != js.TypeFunction {
+// later calls fn with arg from a microtask, once the current JavaScript task is done, so
+// page code never runs inside a Go call and an exception in it cannot unwind Go. It reads
+// nothing of fn: a subscriber that is a Proxy throwing on every read (fn.bind) is called
+// like any function, and what it throws is its own page's unhandled rejection.
+func later(fn js.Value, arg any) {
+	if kind(fn) != "function" {
 		return
 	}
-	bound := fn.Call("bind", append([]any{js.Null()}, args...)...)
-	promise.Call("resolve").Call("then", bound)
+	promise.Call("resolve", arg).Call("then", fn)
 }
 
 // dispatch fires a CustomEvent named name with detail on window, from a microtask.

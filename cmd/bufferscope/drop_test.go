@@ -261,7 +261,7 @@ func TestDropRejectsBadInput(t *testing.T) {
 		args []string
 		want string // part of the message line
 	}{
-		{[]string{"--shared-buffers", "12XB"}, `--shared-buffers "12XB": not a size like 128MB, 1GB or 256kB`},
+		{[]string{"--shared-buffers", "12XB"}, `--shared-buffers "12XB": not a size from 128kB to 100GB, like 128MB or 1GB`},
 		{[]string{"--shared-buffers", "1MB,,2MB"}, `--shared-buffers "1MB,,2MB": `},
 		{[]string{"--shared-buffers", "200GB"}, `--shared-buffers "200GB": not between 128kB and 100GB`},
 		{[]string{"--tables", "1y4"}, `--tables "1y4": not COUNTxBLOCKS, like 1000x1 or 1xNB/32`},

@@ -58,7 +58,7 @@ func TestRunRejectsBadInput(t *testing.T) {
 		args []string
 		want string // part of the message line
 	}{
-		{[]string{"--shared-buffers", "12XB"}, `--shared-buffers "12XB": not a size like 128MB, 1GB or 256kB`},
+		{[]string{"--shared-buffers", "12XB"}, `--shared-buffers "12XB": not a size from 128kB to 100GB, like 128MB or 1GB`},
 		{[]string{"--shared-buffers", "1MB,12XB"}, `--shared-buffers "12XB": `},
 		{[]string{"--shared-buffers", "1MB,,2MB"}, `--shared-buffers "1MB,,2MB": `},
 		{[]string{"--shared-buffers", ""}, `--shared-buffers "": `},

@@ -88,3 +88,42 @@ func TestEveryLabHasTheShape(t *testing.T) {
 		t.Error("ByName or Names disagree with All")
 	}
 }
+
+// TestBadValuesNameTheRange holds every lab's table to what the page, the bridge, a host
+// page and the command line show for a bad value: the key, the value quoted short (never
+// the 100 kB given), what the parameter accepts — the range of a number, size or duration,
+// the choices of a choice — and a safe value the table itself accepts. Formats that are
+// lists of settings (tables, cost) are checked for all but the range.
+func TestBadValuesNameTheRange(t *testing.T) {
+	long := strings.Repeat("9", 100_000)
+	for _, l := range All {
+		table := l.Params()
+		defaults := table.Defaults()
+		for _, p := range table.Params {
+			for _, bad := range []string{"x", "1PB", "-5", "<img src=x onerror=alert(1)>", "\u202e1\u200b", long} {
+				norm, pr := table.Value(p.Key, bad, defaults)
+				if pr == nil {
+					continue // a value this parameter takes, such as -5 for none
+				}
+				msg := pr.Error()
+				name := l.Info().Name + " " + p.Key
+				if len(msg) > 400 || !strings.HasPrefix(msg, p.Key+" \"") {
+					t.Errorf("%s %.20q: the message does not start with the key and the value, or is %d bytes: %.300s", name, bad, len(msg), msg)
+				}
+				if strings.ContainsAny(msg, "\u202e\u200b") {
+					t.Errorf("%s: the message carries invisible characters unescaped: %q", name, msg)
+				}
+				ranged := p.Kind == lab.Int || p.Kind == lab.Float || p.Kind == lab.Uint || p.Unit == "size" || p.Unit == "duration"
+				if ranged && !strings.Contains(msg, " to ") && !strings.Contains(msg, "between") && !strings.Contains(msg, "above") {
+					t.Errorf("%s %.20q: the message names no range: %s", name, bad, msg)
+				}
+				if p.Kind == lab.Choice && !strings.Contains(msg, p.Choices[0].Value) {
+					t.Errorf("%s %.20q: the message names no choice: %s", name, bad, msg)
+				}
+				if _, again := table.Value(p.Key, norm, defaults); again != nil || norm != pr.Used {
+					t.Errorf("%s %.20q: the safe value %q (used %q) is not one the table takes: %v", name, bad, norm, pr.Used, again)
+				}
+			}
+		}
+	}
+}

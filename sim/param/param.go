@@ -10,10 +10,12 @@
 package param
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is the type of a parameter's value. The zero value is Int.
@@ -100,9 +102,48 @@ type Problem struct {
 	Clamped bool   // the value was out of range and Used is the nearest bound
 }
 
-// Error reads like `clients "5000": not between 0 and 1000; using 1000`.
+// Error reads like `clients "5000": not between 0 and 1000; using 1000`. The value is
+// quoted as Quote writes it, so a long one is cut short and an invisible character shows.
 func (p *Problem) Error() string {
-	return fmt.Sprintf("%s %q: %s; using %s", p.Key, p.Value, p.Problem, p.Used)
+	used := p.Used
+	if used == "" {
+		used = "an empty value"
+	}
+	return fmt.Sprintf("%s %s: %s; using %s", p.Key, Quote(p.Value), p.Problem, used)
+}
+
+// MaxQuoted is how many characters of a value Quote repeats.
+const MaxQuoted = 64
+
+// Quote writes a value for a message: in double quotes, with control, invisible and
+// direction-changing characters escaped as Go's %q does (so "\u202e1MB" cannot reorder
+// the sentence around it), and cut after MaxQuoted characters, with its length, when
+// longer: "99999…" (100,000 characters). A message never repeats more of what a reader
+// or a host page sent than that.
+func Quote(text string) string {
+	n := utf8.RuneCountInString(text)
+	if n <= MaxQuoted {
+		return strconv.Quote(text)
+	}
+	cut := 0
+	for i := 0; i < MaxQuoted; i++ {
+		_, size := utf8.DecodeRuneInString(text[cut:])
+		cut += size
+	}
+	return fmt.Sprintf("%s (%s characters)", strconv.Quote(text[:cut]+"…"), group(n))
+}
+
+// group writes n with commas between groups of three digits: 100,000.
+func group(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Values are parameters in normalised text form, by key.
@@ -254,7 +295,12 @@ func (p *Param) read(text string, v Values) (string, *Problem) {
 			lo, hi, why = p.Bounds(v)
 		}
 		x, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || p.Kind == Int && x != math.Trunc(x) {
+		if errors.Is(err, strconv.ErrRange) && math.IsInf(x, 0) {
+			err = nil // a number too large to hold, such as 1e400: out of range, not malformed
+		} else if math.IsInf(x, 0) {
+			err = strconv.ErrSyntax // Inf and Infinity are not numbers a reader means
+		}
+		if err != nil || math.IsNaN(x) || p.Kind == Int && x != math.Trunc(x) {
 			word := "a whole number"
 			if p.Kind == Float {
 				word = "a number"

@@ -35,6 +35,9 @@ func TestParse(t *testing.T) {
 		{map[string]string{"size": "5000"}, map[string]string{"size": "1000"}, `size "5000": not between 10 and 1000; using 1000`},
 		{map[string]string{"size": "1.5"}, map[string]string{"size": "100"}, `size "1.5": not a whole number from 10 to 1000; using 100`},
 		{map[string]string{"size": "NaN"}, map[string]string{"size": "100"}, `size "NaN": not a whole number from 10 to 1000; using 100`},
+		{map[string]string{"size": "Inf"}, map[string]string{"size": "100"}, `size "Inf": not a whole number from 10 to 1000; using 100`},
+		{map[string]string{"size": "1e400"}, map[string]string{"size": "1000"}, `size "1e400": not between 10 and 1000; using 1000`},
+		{map[string]string{"skew": "-1e400"}, map[string]string{"skew": "1.001"}, `skew "-1e400": not between 1.001 and 1000; using 1.001`},
 		{map[string]string{"size": "20", "clients": "11"}, map[string]string{"clients": "10"}, `clients "11": not between 0 and 10 (at most half of size); using 10`},
 		{map[string]string{"size": "10", "clients": "x"}, map[string]string{"clients": "5"}, `clients "x": not a whole number from 0 to 5; using 5`},
 		{map[string]string{"skew": "1"}, map[string]string{"skew": "1.001"}, `skew "1": not between 1.001 and 1000; using 1.001`},
@@ -82,5 +85,36 @@ func TestFieldsAndLimits(t *testing.T) {
 	v, _ := table.Parse(map[string]string{"size": "400"})
 	if l := table.Limits(v)["clients"]; l.Max != 200 {
 		t.Errorf("clients at size 400: %+v", l)
+	}
+}
+
+// TestProblemNamesValueShortly checks that a problem repeats a value as Quote writes it:
+// a 100 kB value is cut short, invisible and control characters are escaped, and an
+// empty safe value is named as one.
+func TestProblemNamesValueShortly(t *testing.T) {
+	long := strings.Repeat("9", 100_000)
+	_, problems := table.Parse(map[string]string{"size": long, "name": "\u202ea b\u200b", "mode": "<b>x</b>"})
+	if len(problems) != 3 {
+		t.Fatalf("problems: %v", problems)
+	}
+	want := []string{
+		`size "` + strings.Repeat("9", MaxQuoted) + `…" (100,000 characters): not between 10 and 1000; using 1000`,
+		`mode "<b>x</b>": not a or b; using a`,
+		`name "\u202ea b\u200b": not a name; using x`,
+	}
+	for i, p := range problems {
+		if got := p.Error(); got != want[i] {
+			t.Errorf("problem %d:\n got %s\nwant %s", i, got, want[i])
+		}
+	}
+	empty := &Problem{Key: "cost", Value: "x", Problem: "not part=value", Used: ""}
+	if got, want := empty.Error(), `cost "x": not part=value; using an empty value`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got, want := Quote(strings.Repeat("é", 70)), `"`+strings.Repeat("é", MaxQuoted)+`…" (70 characters)`; got != want {
+		t.Errorf("Quote of 70 é: %s, want %s", got, want)
+	}
+	if got := Quote("a\x00\nb"); got != `"a\x00\nb"` {
+		t.Errorf("Quote of control characters: %s", got)
 	}
 }

@@ -9,7 +9,7 @@ import * as theme from './theme.js';
 import { download, captureGoOutput, LoadError } from './loader.js';
 import { runInContainer } from './host.js';
 import { splitParams } from './url.js';
-import { megabytes } from './format.js';
+import { megabytes, quote } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -228,7 +228,7 @@ export function openLab(labs, query) {
   const problems = [];
   let lab = labs.find((l) => l.name === query.lab);
   if (!lab) {
-    if (query.lab) problems.push(`lab "${query.lab}" is not a lab of this page (${labs.map((l) => l.name).join(', ')}); showing ${labs[0].title}`);
+    if (query.lab) problems.push(`lab ${quote(query.lab)} is not a lab of this page (${labs.map((l) => l.name).join(', ')}); showing ${labs[0].title}`);
     lab = labs[0];
   }
   const { params, unknown } = splitParams(lab, query.values);

@@ -9,8 +9,11 @@
 // window. This file is documentation and editor help only; the build does not bundle it.
 //
 // Rules that hold for every method:
-// - It never throws. Bad arguments give `{ok: false, error}` or a warning and a safe value;
-//   a Go panic inside a call is recovered and returned as `{ok: false, error}`.
+// - It never throws. Bad arguments give `{ok: false, error}` or a warning and a safe value,
+//   with a message that names the argument (a long string cut short) and what is accepted;
+//   an argument that cannot be read (a getter or a Proxy that throws) is one of them, and
+//   an object's own code (toString, getters beyond the keys read) never runs. A Go panic
+//   inside a call is recovered and returned as `{ok: false, error}`.
 // - Page callbacks (subscribers, events) run from microtasks, after the call that caused
 //   them has returned, never inside Go.
 // - The same parameters and seed and the same sequence of `step(n)` calls give the same
@@ -646,7 +649,7 @@ export interface Bufferscope {
    * ends. n is a whole number up to a bound the error names; longer runs play.
    */
   step(n?: number): { ok: boolean; step: number; error?: string } | Failure;
-  /** Steps per second, or Infinity or "max"; anything outside the lab's ladder is clamped, with a warning. */
+  /** Steps per second, or Infinity or "max"; anything outside 0.01 to the lab's fastest finite speed is clamped, with a warning. */
   setSpeed(stepsPerSecond: number | string): { ok: true; speed: number; label: string; param: string; warnings: string[] };
   /** The speed slider's ladder for the lab loaded; ask again after load() changes the lab. */
   speeds(): Speed[];
@@ -666,8 +669,8 @@ export interface Bufferscope {
   cancel(): TimeResult;
   /** The parameters in force, as load returned them. */
   params(): { params: Record<string, string> & { lab: LabName }; limits: Record<string, { min: number; max: number }> };
-  /** A lab that draws no random numbers replays the same run under a new seed, with a warning. */
-  setSeed(seed: number | string): { ok: true; seed: string; warnings: string[] } | Failure;
+  /** A whole number up to 2^64−1 (a string of digits or a BigInt above 2^53). A lab that draws no random numbers replays the same run under a new seed, with a warning. */
+  setSeed(seed: number | string | bigint): { ok: true; seed: string; warnings: string[] } | Failure;
   /** Applies one command as sim.ParseCommand reads it: "checkpoint", "pin b=0 rel=pgbench_branches blk=0", … */
   apply(command: string): { ok: true } | Failure;
   /** Where the run stands; {hash: true} adds Sim.Hash, which reads the whole pool (seconds at 100 GB). */

@@ -28,14 +28,16 @@ function poolBytes(text) {
 export const controlId = (key) => `p-${key}`;
 
 // el makes an element: props are its attributes, with text its text, class its class and a
-// function under an on… key a listener (onclick: the click's).
+// function under an on… key a listener (onclick: the click's). Text under an on… key is
+// dropped: an attribute would make it code.
 export function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
     if (k === 'text') e.textContent = v;
     else if (k === 'class') e.className = v;
-    else if (typeof v === 'function' && k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
+    else if (/^on/i.test(k)) {
+      if (typeof v === 'function') e.addEventListener(k.slice(2), v);
+    } else e.setAttribute(k, v);
   }
   e.append(...children);
   return e;

@@ -2,9 +2,12 @@
 // message is checked, and the envelope of what the embed sends back. Every message in
 // either direction is an object {bufferscope: 1, type, ...}; a request may carry an id,
 // which the reply repeats. A message of the wrong shape is ignored with a console warning
-// that says what was wrong; nothing here throws at the host's data.
+// that says what was wrong; nothing here throws at the host's data, and only a message of
+// the right shape is acted on. Messages quote what a host sent short (format.js quote) and
+// are set as text.
 
 import { MAX_STEP as MAX_ADDRESS_STEP } from './url.js';
+import { count, quote } from './format.js';
 
 // VERSION is the protocol's version, the value of every message's bufferscope field.
 export const VERSION = 1;
@@ -16,17 +19,28 @@ export const MAX_STEP = 1_000_000;
 // MAX_SEEK is the furthest step a seek may go to: the address's and the bridge's bound.
 const MAX_SEEK = MAX_ADDRESS_STEP;
 
+// MAX_PARAMS is the most parameters one set request may name: a lab has a few dozen, and
+// every key unknown to the lab comes back as a warning.
+export const MAX_PARAMS = 64;
+
+// MAX_ID is the longest id a request may carry, in characters: the reply repeats it.
+export const MAX_ID = 256;
+
 // REQUESTS are the types a host may send, each with the check of its fields: a function
 // that returns the request's arguments or throws a RequestError naming what is wrong.
 const REQUESTS = {
   // set changes parameters, as the address names them: the lab's, plus lab and speed.
   set(m) {
     if (!isPlainObject(m.params)) throw new RequestError('"params" must be an object of parameter names and values, such as {"shared_buffers": "1MB"}');
-    const params = {};
-    for (const [k, v] of Object.entries(m.params)) {
+    const entries = Object.entries(m.params);
+    if (entries.length > MAX_PARAMS) throw new RequestError(`"params" may name at most ${MAX_PARAMS} parameters, not ${count(entries.length)}`);
+    // Keys such as "__proto__" and "constructor" are names like others: with no prototype,
+    // params holds them as its own, and the lab says they are not its parameters.
+    const params = Object.create(null);
+    for (const [k, v] of entries) {
       if (typeof v === 'number' && Number.isFinite(v)) params[k] = String(v);
       else if (typeof v === 'string' || typeof v === 'boolean') params[k] = String(v);
-      else throw new RequestError(`parameter "${k}" must be a string, a finite number or a boolean, not ${describe(v)}`);
+      else throw new RequestError(`parameter ${quote(k)} must be a string, a finite number or a boolean, not ${describe(v)}`);
     }
     return { params };
   },
@@ -54,12 +68,13 @@ function isPlainObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-// describe names a value's type for a message, without repeating a long value.
+// describe names a value for a message, without repeating a long one (quote).
 function describe(v) {
-  if (v === null) return 'null';
+  if (v === null || v === undefined) return String(v);
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === 'number') return String(v);
+  if (typeof v === 'string') return `the string ${quote(v)}`;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'bigint') return `${quote(v).slice(1, -1)}n`;
   return `a${/^[aeiou]/.test(typeof v) ? 'n' : ''} ${typeof v}`;
 }
 
@@ -75,13 +90,12 @@ function wholeNumber(v, name, min, max) {
 // the error too when the envelope was sound enough to reply to.
 export function parse(data) {
   if (!isPlainObject(data)) return { error: `the message is ${describe(data)}, not an object {bufferscope: ${VERSION}, type: …}` };
-  if (!('bufferscope' in data)) return { error: `the message has no "bufferscope" field; send {bufferscope: ${VERSION}, type: …}` };
+  if (!Object.hasOwn(data, 'bufferscope')) return { error: `the message has no "bufferscope" field; send {bufferscope: ${VERSION}, type: …}` };
   if (data.bufferscope !== VERSION) return { error: `"bufferscope" is ${describe(data.bufferscope)}; this embed speaks version ${VERSION}` };
   let id;
-  if ('id' in data) {
-    if (typeof data.id !== 'string' && !(typeof data.id === 'number' && Number.isFinite(data.id))) {
-      return { error: `"id" must be a string or a number, not ${describe(data.id)}` };
-    }
+  if (Object.hasOwn(data, 'id')) {
+    const idOK = typeof data.id === 'string' ? data.id.length <= MAX_ID : typeof data.id === 'number' && Number.isFinite(data.id);
+    if (!idOK) return { error: `"id" must be a string of at most ${MAX_ID} characters or a finite number, not ${describe(data.id)}` };
     id = data.id;
   }
   const known = Object.keys(REQUESTS);

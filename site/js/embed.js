@@ -16,6 +16,7 @@ import { Tooltip } from './inspect.js';
 import { init as initInput } from './input.js';
 import { boot, enable, fatal, openLab, waitForFrame } from './boot.js';
 import { readQuery, splitParams, State } from './url.js';
+import { quote } from './format.js';
 import * as api from './embed-api.js';
 import * as modules from './labs/index.js';
 
@@ -29,6 +30,10 @@ const COUNTERS_EVERY = 250;
 
 // framed reports whether the page is in a frame, the only time it posts events.
 const framed = window.parent !== window;
+
+// FULL_PAGE_KEYS are the main page's keys the embed does not read: it opens at step 0
+// and has no guide. play= is accepted and ignored without a word (docs/embed.md).
+const FULL_PAGE_KEYS = ['step', 'tour', 'exercise', 'exseed'];
 
 // Host is the page that frames the embed, as postMessage reaches it.
 class Host {
@@ -67,13 +72,16 @@ class Host {
 async function start() {
   errors.init();
   const query = readQuery();
-  const problems = [];
+  const problems = [...query.problems];
   // origin= is the embed's own key: the one page that may drive it.
   let allowed = '*';
   if (query.values.origin !== undefined) {
     allowed = api.normalOrigin(query.values.origin);
-    if (!allowed) problems.push(`origin "${query.values.origin}" is not an http or https address, so no page may drive this embed`);
+    if (!allowed) problems.push(`origin ${quote(query.values.origin)} is not an http or https address, so no page may drive this embed`);
     delete query.values.origin;
+  }
+  for (const k of FULL_PAGE_KEYS) {
+    if (query.page[k] !== undefined) problems.push(`${k} ${quote(query.page[k])} is a setting of the full page; the embed ignored it`);
   }
   const host = new Host(allowed);
   let ready = false;
@@ -247,7 +255,7 @@ async function start() {
       const { lab: name, speed, ...values } = given;
       const next = name === undefined ? lab : byName(name);
       if (!next) {
-        return { ok: false, error: `lab "${name}" is not a lab of this page (${labs.map((l) => l.name).join(', ')})` };
+        return { ok: false, error: `lab ${quote(name)} is not a lab of this page (${labs.map((l) => l.name).join(', ')}); nothing changed` };
       }
       const split = splitParams(next, values);
       const warnings = [...split.unknown];

@@ -42,6 +42,23 @@ export function rungAbove(x) {
   return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= x);
 }
 
+// MAX_QUOTED is how many characters of a value quote repeats (the tables' param.MaxQuoted).
+const MAX_QUOTED = 64;
+
+// quote writes a value from an address or a host page for a message, as the simulator's
+// tables do (param.Quote): in double quotes, with control and invisible characters escaped
+// (so a right-to-left mark cannot reorder the sentence around it), and cut after 64
+// characters with its length when longer: "99999…" (100,000 characters). Messages are set
+// as text, never as HTML; this keeps them short and legible.
+export function quote(value) {
+  const text = String(value);
+  const chars = Array.from(text);
+  const long = chars.length > MAX_QUOTED;
+  const json = JSON.stringify(long ? `${chars.slice(0, MAX_QUOTED).join('')}…` : text)
+    .replace(/[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]|(?! )\p{Zs}/gu, (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, '0')}`);
+  return long ? `${json} (${count(chars.length)} characters)` : json;
+}
+
 // plural writes a count with the word that fits it: "1 block", "2 blocks", "1,024 blocks".
 // many defaults to one with an "s".
 export function plural(n, one, many = `${one}s`) {

@@ -22,6 +22,7 @@
 // which labs exist.
 
 import { el } from './controls.js';
+import { quote } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -78,19 +79,22 @@ export function stepUntil(bs, pred, limit = 100_000) {
   return pred(bs);
 }
 
-// parseIndex reads a 1-based step number from the address; 0 when absent or not one.
+// parseIndex reads a 1-based step number from the address: 0 when absent, -1 when it is
+// not a whole number from 1 to n.
 function parseIndex(s, n) {
   if (s === undefined) return 0;
   const k = Number(s);
-  return Number.isInteger(k) && k >= 1 && k <= n ? k : -1;
+  return /^\s*[0-9]+\s*$/.test(s) && k >= 1 && k <= n ? k : -1;
 }
+
+// MAX_EXSEED is the largest exercise seed (mulberry32 draws from 32 bits).
+const MAX_EXSEED = 2 ** 32 - 1;
 
 // Guide shows the tour or an exercise of the lab shown. hooks:
 //   load(params) — loads a lab's parameters through the form (form, address, bridge agree)
 //   pause() — pauses playback
 //   setSpeed(stepsPerSecond) — sets the playback speed a step's run asks for
 //   setExtra(key, value) — writes a page key to the address (undefined removes it)
-//   warn(messages) — reports bad address values
 export class Guide {
   constructor(bs, hooks) {
     this.bs = bs;
@@ -113,27 +117,33 @@ export class Guide {
   tour() { return this.page.tour || []; }
   exercises() { return this.page.exercises || []; }
 
-  // openFromAddress opens what the address names: tour=K, or exercise=ID with exseed=N.
+  // openFromAddress opens what the address names: tour=K, or exercise=ID with exseed=N. It
+  // returns what was wrong with those keys, in words, for the page to show with the
+  // address's other problems.
   openFromAddress(pageKeys) {
     const problems = [];
     if (pageKeys.tour !== undefined) {
       const k = parseIndex(pageKeys.tour, this.tour().length);
       if (k > 0) this.startTour(k);
       else problems.push(this.tour().length
-        ? `tour=${pageKeys.tour} is not a step of this lab's tour (1 to ${this.tour().length}); the tour was not opened`
-        : `this lab has no tour; tour=${pageKeys.tour} was ignored`);
+        ? `tour ${quote(pageKeys.tour)} is not a step of this lab's tour, 1 to ${this.tour().length}; the tour was not opened`
+        : `this lab has no tour; tour ${quote(pageKeys.tour)} was ignored`);
+      if (pageKeys.exercise !== undefined) problems.push(`exercise ${quote(pageKeys.exercise)} was ignored: the address names a step of the tour too, and the tour comes first`);
     } else if (pageKeys.exercise !== undefined) {
       const ex = this.exercises().find((e) => e.id === pageKeys.exercise);
-      let seed = Number(pageKeys.exseed);
-      if (pageKeys.exseed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32)) {
-        problems.push(`exseed=${pageKeys.exseed} is not a whole number from 0 to 4294967295; a new one was drawn`);
-        seed = undefined;
+      let seed;
+      if (pageKeys.exseed !== undefined) {
+        if (/^[0-9]+$/.test(pageKeys.exseed) && Number(pageKeys.exseed) <= MAX_EXSEED) seed = Number(pageKeys.exseed);
+        else problems.push(`exseed ${quote(pageKeys.exseed)} is not a whole number from 0 to ${MAX_EXSEED}; a new one was drawn`);
       }
-      if (ex) this.startExercise(ex, pageKeys.exseed === undefined ? undefined : seed);
-      else problems.push(`exercise "${pageKeys.exercise}" is not an exercise of this lab (${this.exercises().map((e) => e.id).join(', ') || 'none'}); it was ignored`);
+      if (ex) this.startExercise(ex, seed);
+      else problems.push(`exercise ${quote(pageKeys.exercise)} is not an exercise of this lab (${this.exercises().map((e) => e.id).join(', ') || 'none'}); it was ignored`);
     }
-    if (problems.length) this.hooks.warn(problems);
+    if (pageKeys.exseed !== undefined && (pageKeys.exercise === undefined || pageKeys.tour !== undefined)) {
+      problems.push(`exseed ${quote(pageKeys.exseed)} was ignored: it is the seed of an exercise, and the address opens no exercise`);
+    }
     if (!this.mode) this.renderIdle();
+    return problems;
   }
 
   // renderIdle offers the tour and the exercises, when the lab has any.

@@ -13,7 +13,7 @@ import { Playback } from './playback.js';
 import { Tooltip, Inspector } from './inspect.js';
 import { init as initInput } from './input.js';
 import { boot, enable, fatal, openLab, waitForFrame } from './boot.js';
-import { readQuery, readStep, splitParams, State } from './url.js';
+import { readPlay, readQuery, readStep, splitParams, State } from './url.js';
 import { Guide } from './guide.js';
 import * as embedSnippet from './snippet.js';
 import { EventLog } from './eventlog.js';
@@ -81,7 +81,7 @@ async function start() {
   const labs = bs.labs();
   const byName = (name) => labs.find((l) => l.name === name);
   const opened = openLab(labs, query);
-  const problems = opened.problems;
+  const problems = [...query.problems, ...opened.problems];
   let lab = opened.lab;
   const first = { params: opened.params, unknown: opened.unknown };
   const state = new State(labs, lab.name, Object.keys(first.params));
@@ -139,8 +139,11 @@ async function start() {
     pause: () => bs.pause(),
     setSpeed: (x) => { chosen[lab.name] = true; playback.setSpeed(x); },
     setExtra: (key, value) => state.setExtra(key, value),
-    warn: (messages) => errors.show('Some settings in the address were not valid', messages.map((w) => `${w}.`)),
   });
+  // warnAddress shows, all together, what was wrong with the address.
+  const warnAddress = (problems) => {
+    if (problems.length) errors.show('Some settings in the address were not valid', problems.map((w) => `${w}.`));
+  };
 
   // showIntro opens or folds the lab's introduction, which a phone shows folded under the tabs.
   const showIntro = (open) => {
@@ -207,12 +210,20 @@ async function start() {
     else state.show(name);
     show(next);
     if (fromAddress) chosen[name] = fromAddress.page.speed !== undefined;
-    const r = controls.load(params, fromAddress ? 'Some settings in the address were not valid' : null);
+    const r = controls.load(params, null);
     const speed = fromAddress && chosen[name] ? fromAddress.page.speed : chosen[name] ? state.speed[name] : defaultSpeed();
-    playback.setSpeed(speed);
-    if (fromAddress) guide.openFromAddress(fromAddress.page);
-    else guide.renderIdle();
+    const sp = playback.setSpeed(speed);
     const at = fromAddress ? readStep(fromAddress.page.step) : { step: null };
+    if (fromAddress) {
+      warnAddress([
+        ...fromAddress.problems,
+        ...((r && r.warnings) || []),
+        ...splitParams(next, fromAddress.values).unknown,
+        ...(sp.warnings || []),
+        ...(at.problem ? [at.problem] : []),
+        ...guide.openFromAddress(fromAddress.page),
+      ]);
+    } else guide.renderIdle();
     if (at.step > 0) playback.seek(at.step);
     else if (r && r.ok !== false && !guide.mode && !(fromAddress && fromAddress.page.play === '0')) bs.play();
   };
@@ -235,8 +246,10 @@ async function start() {
   // A link to a moment: step=N opens paused at step N.
   const at = readStep(query.page.step);
   if (at.problem) problems.push(at.problem);
-  if (problems.length) errors.show('Some settings in the address were not valid', problems.map((w) => `${w}.`));
-  guide.openFromAddress(query.page);
+  const play = readPlay(query.page.play);
+  if (play) problems.push(play);
+  problems.push(...guide.openFromAddress(query.page));
+  warnAddress(problems);
 
   initInput(bs, canvas, {
     hover(x, y) {

@@ -12,8 +12,9 @@ const SIZES = [[700, 450], [960, 600]];
 const LIMITS = { width: [320, 2560], height: [240, 1600] };
 
 // PAGE_ONLY are the main page's address keys that mean nothing to the embed: it never
-// plays by itself (play=) and has no guided tours or exercises (js/guide.js).
-const PAGE_ONLY = ['play', 'tour', 'exercise', 'exseed'];
+// plays by itself (play=), opens at step 0 (step=) and has no guided tours or exercises
+// (js/guide.js).
+const PAGE_ONLY = ['play', 'step', 'tour', 'exercise', 'exseed'];
 
 // embedURL returns the address of embed.html showing what the page at loc shows.
 function embedURL(loc = location) {

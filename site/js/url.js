@@ -2,6 +2,12 @@
 // reads it back. ?lab=NAME picks the lab (the first lab when absent); every other key is a
 // parameter of that lab (its table, from bufferscope.labs()) or one of the page's own keys.
 // Example: ?lab=drop&shared_buffers=20GB&tables=100x1&policy=pg14&speed=10000.
+//
+// A key given more than once takes its last value, as a reader who appends to an address
+// expects, and the page says so. Every value reaches the page as text: messages quote it
+// (format.js quote) and are set as text.
+
+import { quote } from './format.js';
 
 // PAGE_KEYS are the page's own settings: the lab, the playback speed, play=0 to open
 // paused, step=N to open paused at step N of the run (written while the run stands still:
@@ -21,23 +27,36 @@ export function readStep(text) {
   if (text === undefined || text === null) return { step: null };
   const t = String(text).trim();
   if (!/^[0-9]+$/.test(t) || Number(t) > MAX_STEP) {
-    return { step: 0, problem: `step "${text}" is not a whole number from 0 to ${MAX_STEP.toLocaleString('en-US')}; starting at step 0` };
+    return { step: 0, problem: `step ${quote(text)} is not a whole number from 0 to ${MAX_STEP.toLocaleString('en-US')}; starting at step 0` };
   }
   return { step: Number(t) };
 }
 
+// readPlay reads an address's play: 0 opens paused, 1 (or none) plays. It returns a
+// problem in words for anything else, which plays.
+export function readPlay(text) {
+  if (text === undefined || text === '0' || text === '1') return null;
+  return `play ${quote(text)} is not 0 (open paused) or 1 (play); playing`;
+}
+
 // readQuery splits the address into the lab named (or "" for none), the other keys and
 // values, and the page's settings. Which keys belong to the lab is known once the labs are
-// (splitParams).
+// (splitParams). A key given more than once takes its last value; problems says so.
 export function readQuery(search = location.search) {
   const q = new URLSearchParams(search);
-  const values = {};
-  const page = {};
+  const values = Object.create(null); // "__proto__" and "constructor" are keys like others
+  const page = Object.create(null);
+  const times = new Map();
   for (const [k, v] of q) {
+    times.set(k, (times.get(k) || 0) + 1);
     if (PAGE_KEYS.includes(k)) page[k] = v;
     else values[k] = v;
   }
-  return { lab: q.get('lab') || '', values, page };
+  const problems = [];
+  for (const [k, n] of times) {
+    if (n > 1) problems.push(`${quote(k)} is given ${n} times; using the last, ${quote(k in page ? page[k] : values[k])}`);
+  }
+  return { lab: page.lab || '', values, page, problems };
 }
 
 // splitParams separates the values of lab's parameters from keys it does not know, and says
@@ -50,7 +69,7 @@ export function splitParams(lab, values) {
     if (keys.has(k)) params[k] = v;
     else unknown.push(k);
   }
-  return { params, unknown: unknown.map((k) => `"${k}" is not a setting of ${lab.title}; it was ignored`) };
+  return { params, unknown: unknown.map((k) => `${quote(k)} is not a setting of ${lab.title}; it was ignored`) };
 }
 
 // State is what the address holds: the lab shown, each lab's parameters (normalised by the

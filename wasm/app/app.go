@@ -152,7 +152,7 @@ func (a *App) Load(labName string, values map[string]string) (LoadResult, error)
 		res.Warnings = append(res.Warnings, p.Error())
 	}
 	for _, k := range unknown {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s is not a parameter of the %s lab; ignored", k, l.Info().Name))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s is not a parameter of the %s lab; ignored", param.Quote(k), l.Info().Name))
 	}
 	return res, err
 }
@@ -292,7 +292,7 @@ func (a *App) Step(n int) (int, error) {
 		return 0, fmt.Errorf("step takes a whole number of steps from 0 to %d, not %d", MaxStepsPerCall, n)
 	}
 	if n > MaxStepsPerCall {
-		return 0, fmt.Errorf("step takes at most %d steps at a time; use play for longer runs", MaxStepsPerCall)
+		return 0, fmt.Errorf("step takes at most %d steps at a time, not %d; use play for longer runs", MaxStepsPerCall, n)
 	}
 	a.CancelJob()
 	return a.step(n, noDeadline)
@@ -330,9 +330,16 @@ func (a *App) fail(err error) {
 // adapter's recovered panics.
 func (a *App) Fail(err error) { a.fail(err) }
 
+// MaxCommandLen is the longest command Apply reads, in bytes: every command of
+// sim.ParseCommand fits in a line, and a longer text would come back whole in the error.
+const MaxCommandLen = 1000
+
 // Apply parses and applies one command (sim.ParseCommand). "step N" goes through Step. A
 // lab whose steps are its scenario's units does not step by modelled time ("until").
 func (a *App) Apply(text string) error {
+	if len(text) > MaxCommandLen {
+		return fmt.Errorf("a command is one line of at most %d characters, not %s", MaxCommandLen, param.Quote(text))
+	}
 	c, err := sim.ParseCommand(text)
 	if err != nil {
 		return err
@@ -378,11 +385,32 @@ func speedOf(x float64) Speed {
 
 // SetSpeed sets the playback speed, clamped to the lab's range, and returns the speed in
 // force and a warning when it had to clamp.
-func (a *App) SetSpeed(x float64) (Speed, string) {
-	s, warning := a.lv.Options().Speeds.Clamp(x)
+func (a *App) SetSpeed(x float64) (Speed, string) { return a.setSpeed(a.lv.Options().Speeds.Clamp(x)) }
+
+func (a *App) setSpeed(s float64, warning string) (Speed, string) {
 	a.speed = s
 	a.pacer.Drop()
 	return speedOf(s), warning
+}
+
+// SetSpeedText sets the playback speed from text as the address writes it ("1000",
+// "max"), as SetSpeed does; text that is no speed keeps the speed in force, with a warning.
+// It is the one reader of a speed given as text: the address, a host page's message and
+// the bridge.
+func (a *App) SetSpeedText(text string) (Speed, string) {
+	x, err := playback.Parse(text)
+	if err != nil {
+		return a.NotASpeed(param.Quote(text))
+	}
+	return a.setSpeed(a.lv.Options().Speeds.ClampAs(x, param.Quote(text)))
+}
+
+// NotASpeed keeps the speed in force for a request that is no speed, described by what
+// ("the string \"fast\"", "an object"), and returns it with a warning that says what a
+// speed may be.
+func (a *App) NotASpeed(what string) (Speed, string) {
+	s := a.Speed()
+	return s, fmt.Sprintf("speed %s is not %s; keeping %s", what, a.lv.Options().Speeds.Accepts(), s.Label)
 }
 
 // Speed returns the playback speed.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bufferscope/bufferscope/sim/lab"
+	"github.com/bufferscope/bufferscope/sim/param"
 	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
@@ -110,7 +111,7 @@ func (a *App) SetTheme(name string) (string, error) {
 	t, ok := grid.ThemeByName(name)
 	a.view.setTheme(t)
 	if !ok {
-		return t.Name, fmt.Errorf("theme %q is not light or dark; using light", name)
+		return t.Name, fmt.Errorf("theme %s is not light or dark; using light", param.Quote(name))
 	}
 	return t.Name, nil
 }
@@ -159,9 +160,9 @@ func (a *App) Swatch(sp SwatchSpec) ([]byte, int, error) {
 		}
 		if mark == nil {
 			if len(keys) == 0 {
-				return nil, 0, fmt.Errorf("mark %q: this lab's legend has no marks", sp.Mark)
+				return nil, 0, fmt.Errorf("mark %s: this lab's legend has no marks", param.Quote(sp.Mark))
 			}
-			return nil, 0, fmt.Errorf("mark %q is not one of %s", sp.Mark, strings.Join(keys, ", "))
+			return nil, 0, fmt.Errorf("mark %s is not one of %s", param.Quote(sp.Mark), strings.Join(keys, ", "))
 		}
 		shape := cmp.Or(sp.Shape, mark.Shape, mark.Key)
 		// The grid's own marks are painted as a cell of the first role would be.
@@ -180,7 +181,7 @@ func (a *App) Swatch(sp SwatchSpec) ([]byte, int, error) {
 		c, _ := t.Mark(mark.Key)
 		px, ok := grid.PaintMark(t, shape, c, size)
 		if !ok {
-			return nil, 0, fmt.Errorf("mark %q has shape %q, not one of %s", sp.Mark, shape, strings.Join(grid.MarkShapes, ", "))
+			return nil, 0, fmt.Errorf("mark %s has shape %s, not one of %s", param.Quote(sp.Mark), param.Quote(shape), strings.Join(grid.MarkShapes, ", "))
 		}
 		return px, size, nil
 	}
@@ -193,7 +194,7 @@ func (a *App) Swatch(sp SwatchSpec) ([]byte, int, error) {
 			}
 		}
 		if role == -2 {
-			return nil, 0, fmt.Errorf("role %q is not in this lab's legend", sp.RoleKey)
+			return nil, 0, fmt.Errorf("role %s is not in this lab's legend", param.Quote(sp.RoleKey))
 		}
 	}
 	role = min(max(role, -1), grid.MaxRelCode-1)

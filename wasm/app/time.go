@@ -8,6 +8,7 @@ import (
 
 	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
+	"github.com/bufferscope/bufferscope/sim/param"
 	"github.com/bufferscope/bufferscope/wasm/playback"
 )
 
@@ -240,7 +241,7 @@ func (a *App) NextEvent(kind string) error {
 			for j, s := range evs {
 				names[j] = s.Kind.String()
 			}
-			return fmt.Errorf("%q is not an event of the %s lab: it has %s", kind, a.lab.Info().Name, orList(names))
+			return fmt.Errorf("%s is not an event of the %s lab: it has %s", param.Quote(kind), a.lab.Info().Name, orList(names))
 		}
 		e = evs[i]
 	}

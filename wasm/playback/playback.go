@@ -4,10 +4,13 @@
 package playback
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/bufferscope/bufferscope/sim/param"
 )
 
 // Max is the speed that runs as many steps as a frame's time budget allows.
@@ -85,30 +88,68 @@ func Group(n int64) string {
 // (FreePlay.Clamp).
 func Clamp(x float64) (float64, string) { return FreePlay.Clamp(x) }
 
+// MinFinite is the slowest speed one can ask for: a step every 100 seconds. A slower one
+// would never be seen to move, and its label ran to hundreds of digits (1e-300 steps/s).
+const MinFinite = 0.01
+
+// Accepts says in words what one can ask r for: "a number of steps per second from 0.01
+// to 10,000,000, or max".
+func (r Range) Accepts() string {
+	return fmt.Sprintf("a number of steps per second from %s to %s, or max", Format(MinFinite), Group(int64(r.MaxFinite)))
+}
+
 // Clamp returns the speed to use for a request of x steps per second: x itself when
-// 0 < x ≤ r.MaxFinite or x is +Inf, otherwise the nearest allowed speed and a sentence
-// saying what was done.
-func (r Range) Clamp(x float64) (float64, string) {
+// MinFinite ≤ x ≤ r.MaxFinite or x is +Inf, otherwise the nearest allowed speed (the
+// ladder's first for no positive number) and a sentence saying what was asked, what r
+// accepts and what was used.
+func (r Range) Clamp(x float64) (float64, string) { return r.ClampAs(x, number(x)) }
+
+// ClampAs is Clamp for a speed given as text, which the sentence names as what (quoted):
+// "1e400" rather than the number it was read as.
+func (r Range) ClampAs(x float64, what string) (float64, string) {
+	used := x
 	switch {
 	case math.IsInf(x, 1):
 		return Max, ""
 	case math.IsNaN(x) || x <= 0:
-		return r.Ladder[0], fmt.Sprintf("speed %v is not a positive number of steps per second; using %s", x, Label(r.Ladder[0]))
+		used = r.Ladder[0]
+	case x < MinFinite:
+		used = MinFinite
 	case x > r.MaxFinite:
-		return r.MaxFinite, fmt.Sprintf("speed %v is above %s; using %s", x, Label(r.MaxFinite), Label(r.MaxFinite))
+		used = r.MaxFinite
+	default:
+		return x, ""
 	}
-	return x, ""
+	return used, fmt.Sprintf("speed %s is not %s; using %s", what, r.Accepts(), Label(used))
 }
 
-// Parse reads a speed as a URL writes one: a number of steps per second, or "max".
+// number writes a requested speed for a message: 1e-300, 50000000, NaN, -Infinity.
+func number(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "Infinity"
+	case math.IsInf(x, -1):
+		return "-Infinity"
+	case x != 0 && (math.Abs(x) < 1e-4 || math.Abs(x) >= 1e15):
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+// Parse reads a speed as a URL writes one: a number of steps per second, or "max". A
+// number too large to hold (1e400) reads as the largest one, which Clamp brings down to
+// the fastest finite speed; max is the way to ask for no limit.
 func Parse(s string) (float64, error) {
 	t := strings.TrimSpace(strings.ToLower(s))
 	if t == "max" || t == "infinity" {
 		return Max, nil
 	}
 	x, err := strconv.ParseFloat(t, 64)
+	if errors.Is(err, strconv.ErrRange) && math.IsInf(x, 0) {
+		return math.Copysign(math.MaxFloat64, x), nil
+	}
 	if err != nil || math.IsNaN(x) {
-		return 0, fmt.Errorf("speed %q is not a number of steps per second or max", s)
+		return 0, fmt.Errorf("speed %s is not a number of steps per second or max", param.Quote(s))
 	}
 	return x, nil
 }

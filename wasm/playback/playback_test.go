@@ -2,6 +2,7 @@ package playback
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -50,13 +51,14 @@ func TestClampAndParse(t *testing.T) {
 		in   float64
 		want float64
 		warn bool
-	}{{100, 100, false}, {0.25, 0.25, false}, {Max, Max, false}, {0, 1, true}, {-3, 1, true}, {math.NaN(), 1, true}, {5e7, MaxFinite, true}, {math.Inf(-1), 1, true}} {
+	}{{100, 100, false}, {0.25, 0.25, false}, {Max, Max, false}, {0, 1, true}, {-3, 1, true}, {math.NaN(), 1, true}, {5e7, MaxFinite, true}, {math.Inf(-1), 1, true},
+		{MinFinite, MinFinite, false}, {1e-300, MinFinite, true}} {
 		got, warn := Clamp(c.in)
 		if got != c.want || (warn != "") != c.warn {
 			t.Errorf("Clamp(%v) = %v, %q", c.in, got, warn)
 		}
 	}
-	for s, want := range map[string]float64{"1000": 1000, " max ": Max, "Infinity": Max, "2.5": 2.5} {
+	for s, want := range map[string]float64{"1000": 1000, " max ": Max, "Infinity": Max, "2.5": 2.5, "1e400": math.MaxFloat64, "-1e400": -math.MaxFloat64} {
 		if got, err := Parse(s); err != nil || got != want {
 			t.Errorf("Parse(%q) = %v, %v", s, got, err)
 		}
@@ -102,5 +104,25 @@ func TestPacer(t *testing.T) {
 	}
 	if p.Due(Max, 1) != 0 || p.Due(0, 1) != 0 || p.Due(10, 0) != 0 || p.Due(10, -1) != 0 {
 		t.Error("Due must give 0 for Max, zero speed and no elapsed time")
+	}
+}
+
+// TestClampSaysTheRange checks what a reader is told about a speed out of range: the speed
+// asked for, the range, and the speed used. A speed of 1e-300 was taken as it was, and its
+// label ran to 310 characters.
+func TestClampSaysTheRange(t *testing.T) {
+	for x, want := range map[float64]string{
+		1e-300:          "speed 1e-300 is not a number of steps per second from 0.01 to 10,000,000, or max; using 0.01 steps/s",
+		math.Inf(-1):    "speed -Infinity is not a number of steps per second from 0.01 to 10,000,000, or max; using 1 step/s",
+		math.NaN():      "speed NaN is not a number of steps per second from 0.01 to 10,000,000, or max; using 1 step/s",
+		5e7:             "speed 50000000 is not a number of steps per second from 0.01 to 10,000,000, or max; using 10M steps/s",
+		math.MaxFloat64: "speed 1.7976931348623157e+308 is not a number of steps per second from 0.01 to 10,000,000, or max; using 10M steps/s",
+	} {
+		if _, got := Clamp(x); got != want {
+			t.Errorf("Clamp(%v):\n got %s\nwant %s", x, got, want)
+		}
+	}
+	if _, err := Parse(strings.Repeat("x", 100_000)); err == nil || len(err.Error()) > 200 {
+		t.Errorf("Parse of 100 kB: %.300v", err)
 	}
 }

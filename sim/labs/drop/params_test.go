@@ -27,7 +27,7 @@ func TestParams(t *testing.T) {
 	if len(errs) != 7 {
 		t.Fatalf("%d errors for 7 bad values: %v", len(errs), errs)
 	}
-	if got := errs[0].Error(); got != `shared_buffers "12XB": not a size like 128MB, 1GB or 256kB; using 128MB` {
+	if got := errs[0].Error(); got != `shared_buffers "12XB": not a size from 128kB to 100GB, like 128MB or 1GB; using 128MB` {
 		t.Errorf("message %q", got)
 	}
 	// VACUUM in one transaction and relations beyond memory are refused together.

@@ -147,3 +147,35 @@ func TestSteppingInChunksAgrees(t *testing.T) {
 		t.Errorf("hash after one call %x, after single steps %x", a, b)
 	}
 }
+
+// TestSliceCountBounded: a slice so short that the run would hold more than MaxSlices of
+// them is refused with the shortest round slice that fits. A 1ps slice in a 600s run
+// (6×10^14 slices) grew the server's list of slice commits until memory ran out, so the
+// page hung on its first step; now a run steps at once.
+func TestSliceCountBounded(t *testing.T) {
+	for _, c := range []struct {
+		kv      map[string]string
+		used    string
+		problem string
+	}{
+		{map[string]string{"slice": "1ps"}, "10ms", `slice "1ps": not at least 6ms (a 600s run holds at most 100000 slices); using 10ms`},
+		{map[string]string{"slice": "1ns", "scale": "1", "duration": "9000s"}, "100ms", `slice "1ns": not at least 90ms (a 9000s run holds at most 100000 slices); using 100ms`},
+		{map[string]string{"slice": "6ms"}, "6ms", ""},
+	} {
+		v, problems := table.Parse(c.kv)
+		got := ""
+		if len(problems) > 0 {
+			got = problems[0].Error()
+		}
+		if got != c.problem || v.Text("slice") != c.used {
+			t.Errorf("%v: slice %s, problem %q; want %s, %q", c.kv, v.Text("slice"), got, c.used, c.problem)
+		}
+		if _, _, dur, slice := ConfigOf(v); dur/slice > MaxSlices {
+			t.Errorf("%v: %d slices", c.kv, dur/slice)
+		}
+	}
+	r := newRun(t, map[string]string{"slice": "10ms", "shared_buffers": "1MB"})
+	if err := r.Sim().Step(10_000); err != nil {
+		t.Fatal(err)
+	}
+}

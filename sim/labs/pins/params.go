@@ -14,7 +14,7 @@ func durationParam(key, label, def, doc string) lab.Param {
 		Parse: func(s string, _ lab.Values) (string, error) {
 			d, err := sim.ParseDuration(s)
 			if err != nil || d <= 0 {
-				return "", fmt.Errorf("not a duration like 5s or 600s")
+				return "", fmt.Errorf("not a duration above 0, like 5s or 600s")
 			}
 			return d.String(), nil
 		}}
@@ -52,7 +52,7 @@ var table = &lab.Table{
 			Parse: func(s string, _ lab.Values) (string, error) {
 				d, err := sim.ParseDuration(s)
 				if err != nil || d <= 0 {
-					return "", fmt.Errorf("not a duration like 60s")
+					return "", fmt.Errorf("not a duration above 0, like 60s")
 				}
 				return d.String(), nil
 			},
@@ -68,6 +68,44 @@ var table = &lab.Table{
 		{Key: "seed", Label: "Seed", Kind: lab.Uint, Default: "1",
 			Doc: "Seed of the random source that draws the transactions and keys."},
 	},
+	Check: check,
+}
+
+// MaxSlices bounds the slices of a run. The server counts each slice's commits in a list
+// that grows with the slices passed, so a slice of 1ps in a 600s run (6×10^14 slices)
+// exhausted memory before the page drew a frame.
+const MaxSlices = 100_000
+
+// check refuses a slice so short that the run would hold more than MaxSlices of them; the
+// slice used instead is the shortest round one (1, 2 or 5 times a power of ten) that fits.
+func check(v lab.Values) []*lab.Problem {
+	_, _, dur, slice := ConfigOf(v)
+	if dur/slice <= MaxSlices {
+		return nil
+	}
+	given := v.Text("slice")
+	d, _ := sim.ParseDuration(v.Text("duration"))
+	least := (d + MaxSlices - 1) / MaxSlices
+	used := roundUp(least)
+	for v["slice"] = used.String(); ; v["slice"] = used.String() {
+		if _, _, dur, slice := ConfigOf(v); dur/slice <= MaxSlices {
+			break
+		}
+		used *= 2 // the scale's rounding left a few too many
+	}
+	return []*lab.Problem{{Key: "slice", Value: given, Used: used.String(),
+		Problem: fmt.Sprintf("not at least %v (a %s run holds at most %d slices)", least, v.Text("duration"), MaxSlices)}}
+}
+
+// roundUp returns the least of 1, 2 or 5 times a power of ten picoseconds that is at least d.
+func roundUp(d sim.Duration) sim.Duration {
+	for p := sim.Duration(1); ; p *= 10 {
+		for _, m := range []sim.Duration{1, 2, 5, 10} {
+			if m*p >= d {
+				return m * p
+			}
+		}
+	}
 }
 
 // ConfigOf returns the server v describes, its pool size, and the server time to run and

@@ -113,10 +113,10 @@ func parseRing(s string, _ lab.Values) (string, error) {
 	}
 	b, err := sim.ParseSize(s)
 	if err != nil {
-		return "", fmt.Errorf("not default, 0 or a size like 256kB or 16MB")
+		return "", fmt.Errorf("not default, 0 or a size from 128kB to 16GB, like 256kB or 16MB")
 	}
 	if kb := b / 1024; kb < minRingKB || kb > maxRingKB {
-		return "", fmt.Errorf("not 0 or between 128kB and 16GB")
+		return "", fmt.Errorf("not default, 0 or between 128kB and 16GB")
 	}
 	return s, nil
 }
@@ -134,7 +134,7 @@ func parseTable(s string, _ lab.Values) (string, error) {
 	s = strings.TrimSpace(s)
 	b, err := sim.ParseSize(s)
 	if err != nil {
-		return "", fmt.Errorf("not a size like 80MB or 4GB")
+		return "", fmt.Errorf("not a size from 8kB to %s, like 80MB or 4GB", sim.FormatSize(MaxTableBlocks*sim.BLCKSZ))
 	}
 	if n := b / sim.BLCKSZ; n < 1 || n > MaxTableBlocks {
 		return "", fmt.Errorf("not between 8kB and %s", sim.FormatSize(MaxTableBlocks*sim.BLCKSZ))
@@ -162,7 +162,7 @@ func parseDuration(lo, hi sim.Duration) func(string, lab.Values) (string, error)
 		s = strings.TrimSpace(s)
 		d, err := sim.ParseDuration(s)
 		if err != nil {
-			return "", fmt.Errorf("not a duration like 2ms or 50µs")
+			return "", fmt.Errorf("not a duration from %v to %v", lo, hi)
 		}
 		if d < lo || d > hi {
 			return "", fmt.Errorf("not between %v and %v", lo, hi)
