@@ -358,6 +358,7 @@ func rulesAndSite(t *testing.T) (headerRules, []*asset) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.docs = "../docs"
 	assets, err := s.build(fakeCode)
 	if err != nil {
 		t.Fatal(err)

@@ -39,6 +39,7 @@ var allowedSinks = []struct{ file, line, why string }{
 	{"site/js/embed-host.js", "frame.src = `embed.html${location.search}`;", "a relative path followed by the page's own query"},
 	{"site/js/download.js", "a.href = URL.createObjectURL(blob);", "a blob: address the page made from its own data"},
 	{"site/js/exports.js", "img.src = url;", "a blob: address the page made from its own SVG"},
+	{"site/js/boot.js", "img.src = URL.createObjectURL(new Blob([png.data], { type: 'image/png' }));", "a blob: address of the PNG bytes bufferscope.gridPNG() drew: the grid's last frame"},
 }
 
 // TestNoHTMLSinks scans the site's scripts for htmlSink and allows only allowedSinks.

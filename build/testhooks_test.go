@@ -91,6 +91,7 @@ func TestSiteScriptsWithoutTestHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.docs = "../docs"
 	marks := []string{"bufferscopeTest", "__dieForTest", "killWorker"}
 	for _, hooks := range []bool{false, true} {
 		assets, err := s.build(code{app: fakeCode.app, worker: fakeCode.worker, exec: fakeCode.exec, testHooks: hooks})
