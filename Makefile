@@ -29,10 +29,12 @@ fmt:
 	@files="$$(gofmt -l .)"; \
 	if [ -n "$$files" ]; then echo "fmt: run gofmt -w on:"; echo "$$files"; exit 1; fi
 
-# vet checks the native packages, then the js-only ones (wasm/, *_js.go) under GOOS=js.
+# vet checks the native packages, then the js-only ones (wasm/, *_js.go) under GOOS=js, with
+# and without the browser tests' hooks (tag bufferscope_testhooks, which only build serve -test-hooks sets).
 vet:
 	go vet ./...
 	GOOS=js GOARCH=wasm go vet ./...
+	GOOS=js GOARCH=wasm go vet -tags bufferscope_testhooks ./wasm/...
 
 # guard keeps sim pure Go: it must build and test natively and under node, without a browser.
 # Under GOOS=js the standard library itself uses syscall/js, so it lists the imports of non-standard

@@ -34,7 +34,7 @@ func testHook(where string) {
 //	                                      can recover: the Go program exits
 func testMethods(*bridge) []method {
 	return []method{{"__panicForTest", func(args []js.Value) any {
-		where := text(arg(args, 0))
+		where, _ := text(arg(args, 0))
 		switch where {
 		case "call":
 			panic("bufferscope test hook: a panic asked for in a bridge call")
