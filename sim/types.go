@@ -87,20 +87,26 @@ const (
 // Seconds returns d in seconds.
 func (d Duration) Seconds() float64 { return float64(d) / float64(Second) }
 
-// String formats d with a unit that suits its size ("5ns", "1.5ms", "66.6s").
+// String formats d with a unit that suits its size ("5ns", "1.5ms", "66.6s"), to three
+// decimals. A value that rounds to 1000 of its unit is written in the next: 999.9996ms is
+// "1s", not "1000ms", so that ParseDuration reads back a duration String writes the same.
 func (d Duration) String() string {
-	switch a := max(d, -d); {
-	case a >= Second:
-		return trimFloat(float64(d)/float64(Second)) + "s"
-	case a >= Millisecond:
-		return trimFloat(float64(d)/float64(Millisecond)) + "ms"
-	case a >= Microsecond:
-		return trimFloat(float64(d)/float64(Microsecond)) + "µs"
-	case a >= Nanosecond:
-		return trimFloat(float64(d)/float64(Nanosecond)) + "ns"
-	default:
-		return fmt.Sprintf("%dps", int64(d))
+	units := []struct {
+		d    Duration
+		name string
+	}{{Second, "s"}, {Millisecond, "ms"}, {Microsecond, "µs"}, {Nanosecond, "ns"}}
+	a := max(d, -d)
+	for i, u := range units {
+		if a < u.d {
+			continue
+		}
+		s := trimFloat(float64(d) / float64(u.d))
+		if i > 0 && (s == "1000" || s == "-1000") {
+			return s[:len(s)-3] + units[i-1].name
+		}
+		return s + u.name
 	}
+	return fmt.Sprintf("%dps", int64(d))
 }
 
 // ParseDuration reads a duration as String writes it: a decimal number and one of the units
@@ -128,6 +134,9 @@ func ParseDuration(s string) (Duration, error) {
 				return 0, fmt.Errorf("%q is not a duration like 1.5s or 200ms", s)
 			}
 			scale /= 10
+			if d > maxDuration-Duration(c-'0')*scale {
+				return 0, fmt.Errorf("%q is longer than %s", s, maxDurationText)
+			}
 			d += Duration(c-'0') * scale
 		}
 		return d, nil
@@ -136,6 +145,9 @@ func ParseDuration(s string) (Duration, error) {
 }
 
 const maxDuration = Duration(1<<63 - 1)
+
+// maxDurationText is maxDuration in seconds, exactly.
+const maxDurationText = "9223372.036854775807s"
 
 func trimFloat(f float64) string {
 	s := fmt.Sprintf("%.3f", f)
