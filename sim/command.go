@@ -192,6 +192,10 @@ func (c UntilCmd) apply(s *Sim) error {
 		if err := (StepCmd{N: 1}).apply(s); err != nil {
 			return err
 		}
+		// A scenario hands the time its step took to the pool, which Apply moves to the
+		// clock after a command: move it after each step here, as stepping one at a time
+		// would, so that the loop sees the clock it waits for.
+		s.now += s.Pool.takeElapsed()
 	}
 	return fmt.Errorf("the clock did not reach %v within %d steps", c.T, MaxStepsPerCommand)
 }
