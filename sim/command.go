@@ -96,7 +96,7 @@ type DistributionCmd struct {
 }
 
 func (c StepCmd) String() string     { return fmt.Sprintf("step %d", c.N) }
-func (c UntilCmd) String() string    { return "until " + c.T.String() }
+func (c UntilCmd) String() string    { return "until " + c.T.ExactString() }
 func (c PinCmd) String() string      { return "pin " + c.PageCmd.String() }
 func (c UnpinCmd) String() string    { return "unpin " + c.PageCmd.String() }
 func (c ReadCmd) String() string     { return "read " + c.PageCmd.String() }

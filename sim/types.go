@@ -109,6 +109,32 @@ func (d Duration) String() string {
 	return fmt.Sprintf("%dps", int64(d))
 }
 
+// ExactString writes d exactly, in the unit String would choose and with the decimals it
+// needs, at most twelve ("2.5ms", "98.80071241s"), for text that must read back as d: a
+// command's. ParseDuration reads it back as d when d is not negative.
+func (d Duration) ExactString() string {
+	a, sign := uint64(d), ""
+	if d < 0 {
+		a, sign = uint64(-(d+1))+1, "-"
+	}
+	units := []struct {
+		d    uint64
+		name string
+	}{{uint64(Second), "s"}, {uint64(Millisecond), "ms"}, {uint64(Microsecond), "µs"}, {uint64(Nanosecond), "ns"}}
+	for _, u := range units {
+		if a < u.d {
+			continue
+		}
+		s := sign + strconv.FormatUint(a/u.d, 10)
+		if frac := a % u.d; frac != 0 {
+			digits := len(strconv.FormatUint(u.d, 10)) - 1
+			s += "." + strings.TrimRight(fmt.Sprintf("%0*d", digits, frac), "0")
+		}
+		return s + u.name
+	}
+	return sign + strconv.FormatUint(a, 10) + "ps"
+}
+
 // ParseDuration reads a duration as String writes it: a decimal number and one of the units
 // ps, ns, µs (or us), ms, s.
 func ParseDuration(s string) (Duration, error) {

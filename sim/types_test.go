@@ -35,3 +35,30 @@ func TestDurationText(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationExactString checks that ExactString writes every duration so that
+// ParseDuration reads back exactly the same, in String's unit when String is exact.
+func TestDurationExactString(t *testing.T) {
+	for _, c := range []struct {
+		d    Duration
+		want string
+	}{
+		{2500 * Microsecond, "2.5ms"},
+		{98800712410000, "98.80071241s"},
+		{1000000100000, "1.0000001s"},
+		{999, "999ps"},
+		{1001, "1.001ns"},
+		{maxDuration, maxDurationText},
+		{-1500 * Nanosecond, "-1.5µs"},
+	} {
+		if got := c.d.ExactString(); got != c.want {
+			t.Errorf("(%d).ExactString() = %q, want %q", int64(c.d), got, c.want)
+		}
+		if c.d < 0 {
+			continue
+		}
+		if back, err := ParseDuration(c.d.ExactString()); err != nil || back != c.d {
+			t.Errorf("%q reads back as %d (%v), want %d", c.d.ExactString(), int64(back), err, int64(c.d))
+		}
+	}
+}
