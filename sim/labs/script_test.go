@@ -96,8 +96,9 @@ type scriptResult struct {
 	transcript strings.Builder
 	lines      []string // the lines run, as given
 	steps      uint64   // units the run stepped
-	commands   int      // lines that were not steps
+	commands   int      // lines that were not steps (malformed ones included)
 	refused    int      // lines refused, by ParseCommand or by the model
+	stepErrors int      // of which step and until lines (a replay waiting on a pinned buffer)
 	hash       uint64
 }
 
@@ -140,6 +141,9 @@ func runScript(l lab.Lab, v param.Values, next func(s *sim.Sim) (string, bool), 
 			break
 		}
 		res.lines = append(res.lines, line)
+		if !strings.HasPrefix(strings.TrimSpace(line), "step") {
+			res.commands++
+		}
 		outcome := "ok"
 		c, err := sim.ParseCommand(line)
 		switch {
@@ -151,9 +155,6 @@ func runScript(l lab.Lab, v param.Values, next func(s *sim.Sim) (string, bool), 
 			}
 		default:
 			c = withinBudget(c, s)
-			if _, ok := c.(sim.StepCmd); !ok {
-				res.commands++
-			}
 			apply := s.Apply
 			if oneByOne {
 				apply = func(c sim.Command) error { return applyOneByOne(s, c) }
@@ -161,6 +162,10 @@ func runScript(l lab.Lab, v param.Values, next func(s *sim.Sim) (string, bool), 
 			if err := apply(c); err != nil {
 				res.refused++
 				outcome = "refused: " + err.Error()
+				switch c.(type) {
+				case sim.StepCmd, sim.UntilCmd:
+					res.stepErrors++
+				}
 				if rc, ok := c.(sim.RelationCmd); ok && freshRelation(s, rc) {
 					return res, &scriptFailure{i, fmt.Errorf("%q, a new relation of valid sizes, was refused: %v", line, err)}
 				}
