@@ -21,14 +21,17 @@ const MAX_SEEK = MAX_ADDRESS_STEP;
 const REQUESTS = {
   // set changes parameters, as the address names them: the lab's, plus lab and speed.
   set(m) {
-    if (!isPlainObject(m.params)) throw new RequestError('"params" must be an object of parameter names and values, such as {"shared_buffers": "1MB"}');
-    const params = {};
-    for (const [k, v] of Object.entries(m.params)) {
-      if (typeof v === 'number' && Number.isFinite(v)) params[k] = String(v);
-      else if (typeof v === 'string' || typeof v === 'boolean') params[k] = String(v);
-      else throw new RequestError(`parameter "${k}" must be a string, a finite number or a boolean, not ${describe(v)}`);
+    if (!isPlainObject(m.params)) {
+      const not = m.params === undefined ? '' : `, not ${describe(m.params)}`;
+      throw new RequestError(`"params" must be an object of parameter names and values, such as {"shared_buffers": "1MB"}${not}`);
     }
-    return { params };
+    const params = Object.entries(m.params).map(([k, v]) => {
+      if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string' || typeof v === 'boolean') return [k, String(v)];
+      throw new RequestError(`parameter ${quote(k)} must be a string, a finite number or a boolean, not ${describe(v)}`);
+    });
+    // fromEntries makes every key the object's own, "__proto__" too, where an assignment
+    // would have set the prototype and lost the key.
+    return { params: Object.fromEntries(params) };
   },
   play: () => ({}),
   pause: () => ({}),
@@ -50,17 +53,27 @@ const REQUESTS = {
 // RequestError is a request of the wrong shape: its message says what was wrong.
 class RequestError extends Error {}
 
+// isPlainObject reports whether v is an object of names and values, as JSON and a
+// structured clone of one give: not an array, a Map, a Date or another kind of object.
 function isPlainObject(v) {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+// quote writes a text from the host for a message, cut to 40 characters.
+function quote(s) {
+  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
 // describe names a value's type for a message, without repeating a long value.
 function describe(v) {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === 'string') return `the string ${quote(v)}`;
   if (typeof v === 'number') return String(v);
-  return `a${/^[aeiou]/.test(typeof v) ? 'n' : ''} ${typeof v}`;
+  const kind = typeof v === 'object' && !isPlainObject(v) ? Object.prototype.toString.call(v).slice(8, -1) : typeof v;
+  return `a${/^[aeiouAEIOU]/.test(kind) ? 'n' : ''} ${kind}`;
 }
 
 function wholeNumber(v, name, min, max) {
