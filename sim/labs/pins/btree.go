@@ -88,7 +88,7 @@ type Index struct {
 // NewIndex builds the index of rows keys 1..rows as CREATE INDEX leaves it: leaves filled
 // to LeafFillfactor, one live item per key, LSN 1 on every page.
 func NewIndex(rows int, unique, logged, fake bool) *Index {
-	ix := &Index{Unique: unique, Logged: logged, FakeLSN: fake, versions: map[uint32]version{}, lsn: 1}
+	ix := &Index{Unique: unique, Logged: logged, FakeLSN: fake, versions: make(map[uint32]version, rows), lsn: 1}
 	per := LeafCapacity * LeafFillfactor / 100
 	for k := 1; k <= rows; k++ {
 		if (k-1)%per == 0 {

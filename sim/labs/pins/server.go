@@ -251,7 +251,7 @@ func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error)
 		cfg: cfg, Pool: p, Index: ix, rel: rel,
 		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)),
 		free:  cfg.Cores,
-		locks: map[*Leaf]*leafLock{}, rowLock: map[int32]int{}, rowWait: map[int32][]int{}, rowLive: map[int32]uint32{},
+		locks: map[*Leaf]*leafLock{}, rowLock: map[int32]int{}, rowWait: map[int32][]int{}, rowLive: make(map[int32]uint32, cfg.Rows),
 		vacWait: -1, SliceLen: sliceLen, bufOf: map[sim.BlockNumber]int{},
 	}
 	for _, l := range ix.Leaves {
