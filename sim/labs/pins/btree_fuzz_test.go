@@ -17,6 +17,9 @@ import (
 // splits and VACUUM of a leaf, and a moving horizon — and after each checks the tree's
 // invariants (checkTree) and its items against a deliberately naive model: a map of heap
 // TIDs to keys, LP_DEAD bits and tuple states, which each operation changes the obvious way.
+// Reference: src/backend/access/nbtree/nbtutils.c, _bt_killitems; nbtinsert.c,
+// _bt_check_unique, _bt_delete_or_dedup_one_page, _bt_split; nbtsplitloc.c,
+// _bt_findsplitloc; nbtree.c, btvacuumpage.
 func FuzzBTree(f *testing.F) {
 	f.Add([]byte{0x10, 0x00, 0x03, 0, 5, 0, 1, 0, 0, 2, 5, 0, 3, 5, 0, 4, 5, 0})
 	f.Add([]byte{0x40, 0x01, 0x0b, 8, 7, 200, 1, 0, 0, 2, 7, 0, 9, 0, 0, 3, 7, 0, 5, 0, 0, 6, 1, 0, 7, 0, 0})
