@@ -257,7 +257,7 @@ func FuzzEmbedParse(f *testing.F) {
 		`{"bufferscope":1,"type":"constructor"}`,
 		`{"bufferscope":1,"type":"set","params":{"$huge:100000":1}}`,
 		`{"bufferscope":1,"type":"set","params":{"$huge:100000":null}}`,
-		`{"bufferscope":1,"type":"set","params":{"__proto__":"x","lab":"ring"}}`,
+		`{"bufferscope":1,"type":"set","params":{"__proto__":"x","speed":"max"}}`,
 		`{"bufferscope":1,"type":"set","params":"$map"}`,
 		`{"bufferscope":1,"type":"set","params":{"a":"$root"}}`,
 		`{"bufferscope":1,"type":"get","id":"$huge:5000000"}`,
