@@ -59,10 +59,12 @@ wasmtest:
 	$(WASM_ENV) go test -short ./sim/... ./wasm/worker/...
 
 # FUZZ_TARGETS are every fuzz target, as package:Target (build's TestMakeFuzzListsEveryTarget keeps
-# the list whole); FUZZTIME is how long make fuzz runs each.
+# the list whole); FUZZTIME is how long make fuzz runs each, and FUZZMINIMIZE how long go test may
+# shrink an input (60s by default, which for each new input of a slow target stalls the search).
 FUZZ_TARGETS = ./sim:FuzzCommands ./sim/param:FuzzParse ./sim/labs:FuzzLabCommands ./sim/labs/pins:FuzzBTree \
 	./cmd/bufferscope:FuzzCommandLine ./build:FuzzHeaderRules ./build:FuzzEmbedParse
 FUZZTIME ?= 60s
+FUZZMINIMIZE ?= 5s
 
 # fuzz runs each fuzz target for FUZZTIME in turn (go test takes one -fuzz target per package); a failing input lands in the package's testdata/fuzz.
 fuzz:
@@ -70,7 +72,7 @@ fuzz:
 	for t in $(FUZZ_TARGETS); do \
 		pkg="$${t%%:*}"; name="$${t##*:}"; \
 		echo "fuzz: $$name ($$pkg) for $(FUZZTIME)"; \
-		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$pkg" || failed="$$failed $$name"; \
+		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) "$$pkg" || failed="$$failed $$name"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: failed:$$failed"; exit 1; fi
 
