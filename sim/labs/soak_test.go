@@ -23,11 +23,14 @@ const (
 	soakDefault      = 20
 	soakShortDefault = 5
 	soakLines        = 60
+	// soakNaiveEvery is how often a scenario is run again stepping one step per call
+	// (runScript's naive way), which must give the same transcript.
+	soakNaiveEvery = 10
 )
 
 // TestSoak runs random scenarios on every registered lab: parameters drawn within the
 // lab's table (drawValues), random commands and steps (drawLine), the run's invariants
-// after every line. It logs one line per lab, and for a failing scenario the parameters,
+// after every line, and every soakNaiveEvery-th scenario again one step per call. It logs one line per lab, and for a failing scenario the parameters,
 // seed and lines that replay it, as a file of FuzzLabCommands's corpus.
 func TestSoak(t *testing.T) {
 	n := soakDefault
@@ -55,6 +58,9 @@ func TestSoak(t *testing.T) {
 			var commands, refused, stepErrors, failures int
 			for k := range n {
 				params, lines, res, err := soakScenario(l, rng)
+				if err == nil && k%soakNaiveEvery == 0 {
+					err = replayOneByOne(l, params, lines, res)
+				}
 				if res != nil {
 					steps += res.steps
 					commands += res.commands
@@ -72,6 +78,30 @@ func TestSoak(t *testing.T) {
 				l.Info().Name, n, steps, stepErrors, commands, refused, failures, time.Since(start).Seconds(), seed)
 		})
 	}
+}
+
+// replayOneByOne runs a scenario's lines again the naive way of runScript, every step a
+// call of its own, and reports where it ran otherwise than res.
+func replayOneByOne(l lab.Lab, params string, lines []string, res *scriptResult) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic stepping one at a time: %v\n%s", p, debug.Stack())
+		}
+	}()
+	naive, err := runScript(l, readParams(l.Params(), params), linesOf(lines), true)
+	if err != nil {
+		return fmt.Errorf("stepping one at a time: %v", err)
+	}
+	a, b := strings.Split(res.transcript.String(), "\n"), strings.Split(naive.transcript.String(), "\n")
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return fmt.Errorf("stepping one at a time ran otherwise from transcript line %d: %q, not %q", i+1, b[i], a[i])
+		}
+	}
+	if len(a) != len(b) {
+		return fmt.Errorf("stepping one at a time gave %d transcript lines, not %d", len(b), len(a))
+	}
+	return nil
 }
 
 // soakScenario draws one scenario of l and runs it, returning its parameters as an address
