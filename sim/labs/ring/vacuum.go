@@ -211,8 +211,10 @@ func (r *vacuumRun) prewarm(rel *sim.Relation) error {
 func (r *vacuumRun) Done() bool { return r.done }
 
 // Step runs up to n units, each the process that wakes first (ties: the WAL writer, VACUUM,
-// then clients in order), and hands the time passed to the Sim's clock.
+// then clients in order), and hands the time passed to the Sim's clock, also when a unit
+// fails (no unpinned buffer), so that the units before it count as they would one by one.
 func (r *vacuumRun) Step(s *sim.Sim, n int) (int, error) {
+	defer r.handTime()
 	done := 0
 	for ; done < n && !r.done; done++ {
 		who := 0
@@ -244,7 +246,12 @@ func (r *vacuumRun) Step(s *sim.Sim, n int) (int, error) {
 			r.end = r.next[who]
 		}
 	}
-	// The Sim's clock follows the schedule: hand it the time passed since the last step.
+	return done, nil
+}
+
+// handTime hands the Sim's clock, which follows the schedule, the time passed since the
+// last step.
+func (r *vacuumRun) handTime() {
 	now := r.clock
 	if r.done {
 		now = r.end
@@ -253,7 +260,6 @@ func (r *vacuumRun) Step(s *sim.Sim, n int) (int, error) {
 		r.p.Charge(now - r.charge)
 		r.charge = now
 	}
-	return done, nil
 }
 
 // work runs fn and returns the virtual time it charged, with the waits for the WAL device
