@@ -97,6 +97,8 @@ type vacuumRun struct {
 	// durable; a process that waits for a flight sees its target flushed.
 	flights []flight
 	durable sim.LSN
+	// waited is the time the unit under way was charged waiting for others' flushes.
+	waited sim.Duration
 	// violation is the first broken rule met inside a step, for checkInvariants.
 	violation error
 	// inVacuum is set while VACUUM's unit runs.
@@ -262,15 +264,24 @@ func (r *vacuumRun) handTime() {
 	}
 }
 
-// work runs fn and returns the virtual time it charged, with the waits for the WAL device
-// of any flush it made (sim's flushes charge the latency itself).
+// work runs fn and returns the virtual time it charged, with the wait for the WAL device
+// of the flushes it made (sim's flushes charge the latency itself). A unit's flushes are
+// serial: the first is asked at the unit's start, after any wait for another's flush the unit
+// was charged (walWait), so that it does not wait for the device twice; each further one is
+// asked when the one before has ended, so it waits for nothing but its own latency.
 func (r *vacuumRun) work(fn func() error) (sim.Duration, uint64, error) {
 	before := r.p.Stats.WALFlushes
+	r.waited = 0
 	err := fn()
 	cost := r.p.TakeElapsed()
 	flushes := r.p.Stats.WALFlushes - before
-	for range flushes {
-		cost += r.device(r.clock, r.p.WAL.Flushed)
+	t := r.clock + r.waited
+	for i := range flushes {
+		wait := r.device(t, r.p.WAL.Flushed)
+		if i == 0 {
+			cost += wait
+		}
+		t = r.busy
 	}
 	return cost, flushes, err
 }
@@ -317,6 +328,7 @@ func (r *vacuumRun) walWait(lsn sim.LSN) bool {
 	}
 	if now := r.clock + r.p.Elapsed(); f.end > now {
 		r.p.Charge(f.end - now)
+		r.waited += f.end - now
 	}
 	r.p.WAL.Flushed = max(r.p.WAL.Flushed, f.target)
 	if r.inVacuum {
