@@ -94,11 +94,12 @@ func runHash(r lab.Run) uint64 {
 // and the pool's hash after it, ending with the run's hash, and the totals.
 type scriptResult struct {
 	transcript strings.Builder
-	lines      []string // the lines run, as given
-	steps      uint64   // units the run stepped
-	commands   int      // lines that were not steps (malformed ones included)
-	refused    int      // lines refused, by ParseCommand or by the model
-	stepErrors int      // of which step and until lines (a replay waiting on a pinned buffer)
+	lines      []string     // the lines run, as given
+	steps      uint64       // units the run stepped
+	now        sim.Duration // the run's clock at the end
+	commands   int          // lines that were not steps (malformed ones included)
+	refused    int          // lines refused, by ParseCommand or by the model
+	stepErrors int          // of which step and until lines (a replay waiting on a pinned buffer)
 	hash       uint64
 }
 
@@ -182,7 +183,7 @@ func runScript(l lab.Lab, v param.Values, next func(s *sim.Sim) (string, bool), 
 		// only at the end).
 		fmt.Fprintf(&res.transcript, "%s\n  %s; %016x\n", line, outcome, s.Hash())
 	}
-	res.steps = s.Stats().Steps
+	res.steps, res.now = s.Stats().Steps, s.Now()
 	res.hash = runHash(r)
 	fmt.Fprintf(&res.transcript, "run %016x\n", res.hash)
 	return res, nil

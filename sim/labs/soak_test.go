@@ -55,6 +55,7 @@ func TestSoak(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, uint64(i)))
 			start := time.Now()
 			var steps uint64
+			var latest sim.Duration // the latest clock a scenario ended at, to see one run wild
 			var commands, refused, stepErrors, failures int
 			for k := range n {
 				params, lines, res, err := soakScenario(l, rng)
@@ -63,6 +64,7 @@ func TestSoak(t *testing.T) {
 				}
 				if res != nil {
 					steps += res.steps
+					latest = max(latest, res.now)
 					commands += res.commands
 					refused += res.refused - res.stepErrors
 					stepErrors += res.stepErrors
@@ -74,8 +76,8 @@ func TestSoak(t *testing.T) {
 						l.Info().Name, k, seed, what, params, strings.Join(lines, "\n  "), scriptCorpus(i, params, lines), stack)
 				}
 			}
-			t.Logf("soak %s: %d scenarios, %d steps (%d step lines refused), %d commands (%d refused), %d failures, %.1fs (soak seed %d)",
-				l.Info().Name, n, steps, stepErrors, commands, refused, failures, time.Since(start).Seconds(), seed)
+			t.Logf("soak %s: %d scenarios, %d steps (%d step lines refused), %d commands (%d refused), latest clock %v, %d failures, %.1fs (soak seed %d)",
+				l.Info().Name, n, steps, stepErrors, commands, refused, latest, failures, time.Since(start).Seconds(), seed)
 		})
 	}
 }
