@@ -10,7 +10,7 @@ WASM_ENV = PATH="$$PATH:$$(go env GOROOT)/lib/wasm" GOOS=js GOARCH=wasm
 GUARD_IMPORTS = {{if not .Standard}}{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} imports {{.}}{{"\n"}}{{end}}{{end}}
 BENCH = go test -run '^$$' -bench . -benchmem ./sim/...
 
-.PHONY: serve dist test fmt vet guard unit wasmtest chromium axe browser bench fidelity fidelity-render fidelity-quick vendor-uplot clean
+.PHONY: serve dist test fmt vet guard unit wasmtest fuzz soak chromium axe browser bench fidelity fidelity-render fidelity-quick vendor-uplot clean
 
 # serve builds the site and serves it on http://127.0.0.1:8080/ with Netlify's headers; needs only Go.
 serve:
@@ -59,6 +59,32 @@ unit:
 # page runs them; -short skips the published-table reproductions, whose 100GB pools are tested natively.
 wasmtest:
 	$(WASM_ENV) go test -short ./sim/... ./wasm/worker/...
+
+# FUZZ_TARGETS are every fuzz target, as package:Target (build's TestMakeFuzzListsEveryTarget keeps
+# the list whole); FUZZTIME is how long make fuzz runs each, and FUZZMINIMIZE how long go test may
+# shrink an input (60s by default, which for each new input of a slow target stalls the search).
+FUZZ_TARGETS = ./sim:FuzzCommands ./sim/param:FuzzParse ./sim/labs:FuzzLabCommands ./sim/labs/pins:FuzzBTree \
+	./cmd/bufferscope:FuzzCommandLine ./build:FuzzHeaderRules ./build:FuzzEmbedParse
+FUZZTIME ?= 60s
+FUZZMINIMIZE ?= 5s
+
+# fuzz runs each fuzz target for FUZZTIME in turn (go test takes one -fuzz target per package); a failing input lands in the package's testdata/fuzz.
+fuzz:
+	@failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+		pkg="$${t%%:*}"; name="$${t##*:}"; \
+		echo "fuzz: $$name ($$pkg) for $(FUZZTIME)"; \
+		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) "$$pkg" || failed="$$failed $$name"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: failed:$$failed"; exit 1; fi
+
+# SOAK is how many random scenarios make soak runs on each lab; SOAK_SEED seeds them (a new seed each run).
+SOAK ?= 1000
+SOAK_SEED ?= $(shell date +%s)
+
+# soak runs SOAK random scenarios on every lab with the invariants checked after each line, one line per lab; go test runs 20.
+soak:
+	BUFFERSCOPE_SOAK=$(SOAK) BUFFERSCOPE_SOAK_SEED=$(SOAK_SEED) go test -count=1 -timeout 60m -run '^TestSoak$$' -v ./sim/labs/ | grep -v '^=== RUN'
 
 # chromium installs the browser the e2e tests drive (/usr/bin/chromium) when it is missing.
 chromium:

@@ -111,7 +111,7 @@ func parseHeaderRules(src string) (headerRules, error) {
 			if !ok {
 				return nil, errorf("header %s = %v: the value must be a string", name, b.Values[name])
 			}
-			if !isToken(name) || strings.ContainsAny(value, "\r\n\x00") {
+			if !isToken(name) || !isFieldValue(value) {
 				return nil, errorf("invalid header %s = %q", name, value)
 			}
 			k := http.CanonicalHeaderKey(name)
@@ -129,6 +129,12 @@ func parseHeaderRules(src string) (headerRules, error) {
 // isToken reports whether s is a valid HTTP header name (RFC 9110 token).
 func isToken(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&'*+-.^_`|~") == ""
+}
+
+// isFieldValue reports whether s can be a header's value (RFC 9110 section 5.5): no control
+// character but the horizontal tab, so no line break, NUL or DEL.
+func isFieldValue(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f })
 }
 
 // checkPattern reports whether p is a "for" pattern matchPattern supports.

@@ -129,6 +129,7 @@ func TestParseHeaderRulesErrors(t *testing.T) {
 		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\"\nx = \"b\"", `[[headers]] block 1 (for = "/"): header X is set twice, as X and x`},
 		{"[[headers]]\nfor = \"/\"\n[headers.values]\n\"Bad Name\" = \"a\"", "invalid header Bad Name"},
 		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\nb\"", "invalid header X"},
+		{"[[headers]]\nfor = \"/\"\n[headers.values]\nX = \"a\\u0001b\"", "invalid header X"},
 		{"[[headers]]\nfor = \"/*\"\n[headers.values]\nX = '''a\nb'''", "invalid header X"},
 		{"[[headers]]\nfor = \"/\"", `[[headers]] block 1: needs for = "/path" and at least one header`},
 		{"[[headers]]\n[headers.values]\nX = \"a\"", `[[headers]] block 1: needs for`},

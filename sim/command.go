@@ -96,7 +96,7 @@ type DistributionCmd struct {
 }
 
 func (c StepCmd) String() string     { return fmt.Sprintf("step %d", c.N) }
-func (c UntilCmd) String() string    { return "until " + c.T.String() }
+func (c UntilCmd) String() string    { return "until " + c.T.ExactString() }
 func (c PinCmd) String() string      { return "pin " + c.PageCmd.String() }
 func (c UnpinCmd) String() string    { return "unpin " + c.PageCmd.String() }
 func (c ReadCmd) String() string     { return "read " + c.PageCmd.String() }
@@ -192,6 +192,10 @@ func (c UntilCmd) apply(s *Sim) error {
 		if err := (StepCmd{N: 1}).apply(s); err != nil {
 			return err
 		}
+		// A scenario hands the time its step took to the pool, which Apply moves to the
+		// clock after a command: move it after each step here, as stepping one at a time
+		// would, so that the loop sees the clock it waits for.
+		s.now += s.Pool.takeElapsed()
 	}
 	return fmt.Errorf("the clock did not reach %v within %d steps", c.T, MaxStepsPerCommand)
 }

@@ -212,3 +212,30 @@ func TestUntil(t *testing.T) {
 		}
 	}
 }
+
+// tickScenario is a scenario whose every unit takes tick of the pool's time.
+type tickScenario struct{ tick Duration }
+
+func (sc tickScenario) Step(s *Sim, n int) (int, error) {
+	s.Pool.Charge(Duration(n) * sc.tick)
+	return n, nil
+}
+
+func (tickScenario) Done() bool { return false }
+
+// TestUntilScenario checks that until follows the clock of a scenario, which hands the time
+// of its units to the pool: it stops at the first unit that reaches the time, as stepping one
+// at a time does, rather than stepping on with a clock that never moves.
+func TestUntilScenario(t *testing.T) {
+	p, err := NewPool(16, DefaultVersion, CostModel{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewScenario(p, Config{}, tickScenario{tick: Microsecond})
+	if err := s.Apply(UntilCmd{T: 10 * Microsecond}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Now() != 10*Microsecond || s.Stats().Steps != 10 {
+		t.Fatalf("until 10µs stopped at %v after %d units; want 10µs after 10", s.Now(), s.Stats().Steps)
+	}
+}

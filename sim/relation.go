@@ -54,6 +54,17 @@ func (c *catalog) add(r *Relation) (int, error) {
 	return len(c.rels) - 1, nil
 }
 
+// nextRelNumber returns the relfilenumber a new relation takes: one past the highest in
+// use, FirstRelNumber in an empty catalog, as GetNewRelFileNumber hands out one no relation
+// has (a lab may number its own relations as it likes).
+func (c *catalog) nextRelNumber() Oid {
+	next := FirstRelNumber
+	for _, r := range c.rels {
+		next = max(next, r.Locator.RelNumber+1)
+	}
+	return next
+}
+
 // lookup returns the index of the relation with locator l, or -1.
 func (c *catalog) lookup(l RelFileLocator) int {
 	if i, ok := c.index[l]; ok {

@@ -144,7 +144,7 @@ func (s *Sim) createRelation(name string, blocks int, unlogged bool) error {
 	}
 	r := &Relation{
 		Name:      name,
-		Locator:   RelFileLocator{SpcOid: DefaultTablespaceOid, DbOid: DefaultDatabaseOid, RelNumber: FirstRelNumber + Oid(len(s.Pool.cat.rels))},
+		Locator:   RelFileLocator{SpcOid: DefaultTablespaceOid, DbOid: DefaultDatabaseOid, RelNumber: s.Pool.cat.nextRelNumber()},
 		Permanent: !unlogged,
 	}
 	r.NBlocks[MainForkNum] = BlockNumber(blocks)

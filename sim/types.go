@@ -87,20 +87,52 @@ const (
 // Seconds returns d in seconds.
 func (d Duration) Seconds() float64 { return float64(d) / float64(Second) }
 
-// String formats d with a unit that suits its size ("5ns", "1.5ms", "66.6s").
+// String formats d with a unit that suits its size ("5ns", "1.5ms", "66.6s"), to three
+// decimals. A value that rounds to 1000 of its unit is written in the next: 999.9996ms is
+// "1s", not "1000ms", so that ParseDuration reads back a duration String writes the same.
 func (d Duration) String() string {
-	switch a := max(d, -d); {
-	case a >= Second:
-		return trimFloat(float64(d)/float64(Second)) + "s"
-	case a >= Millisecond:
-		return trimFloat(float64(d)/float64(Millisecond)) + "ms"
-	case a >= Microsecond:
-		return trimFloat(float64(d)/float64(Microsecond)) + "µs"
-	case a >= Nanosecond:
-		return trimFloat(float64(d)/float64(Nanosecond)) + "ns"
-	default:
-		return fmt.Sprintf("%dps", int64(d))
+	units := []struct {
+		d    Duration
+		name string
+	}{{Second, "s"}, {Millisecond, "ms"}, {Microsecond, "µs"}, {Nanosecond, "ns"}}
+	a := max(d, -d)
+	for i, u := range units {
+		if a < u.d {
+			continue
+		}
+		s := trimFloat(float64(d) / float64(u.d))
+		if i > 0 && (s == "1000" || s == "-1000") {
+			return s[:len(s)-3] + units[i-1].name
+		}
+		return s + u.name
 	}
+	return fmt.Sprintf("%dps", int64(d))
+}
+
+// ExactString writes d exactly, in the unit String would choose and with the decimals it
+// needs, at most twelve ("2.5ms", "98.80071241s"), for text that must read back as d: a
+// command's. ParseDuration reads it back as d when d is not negative.
+func (d Duration) ExactString() string {
+	a, sign := uint64(d), ""
+	if d < 0 {
+		a, sign = uint64(-(d+1))+1, "-"
+	}
+	units := []struct {
+		d    uint64
+		name string
+	}{{uint64(Second), "s"}, {uint64(Millisecond), "ms"}, {uint64(Microsecond), "µs"}, {uint64(Nanosecond), "ns"}}
+	for _, u := range units {
+		if a < u.d {
+			continue
+		}
+		s := sign + strconv.FormatUint(a/u.d, 10)
+		if frac := a % u.d; frac != 0 {
+			digits := len(strconv.FormatUint(u.d, 10)) - 1
+			s += "." + strings.TrimRight(fmt.Sprintf("%0*d", digits, frac), "0")
+		}
+		return s + u.name
+	}
+	return sign + strconv.FormatUint(a, 10) + "ps"
 }
 
 // ParseDuration reads a duration as String writes it: a decimal number and one of the units
@@ -128,6 +160,9 @@ func ParseDuration(s string) (Duration, error) {
 				return 0, fmt.Errorf("%q is not a duration like 1.5s or 200ms", s)
 			}
 			scale /= 10
+			if d > maxDuration-Duration(c-'0')*scale {
+				return 0, fmt.Errorf("%q is longer than %s", s, maxDurationText)
+			}
 			d += Duration(c-'0') * scale
 		}
 		return d, nil
@@ -136,6 +171,9 @@ func ParseDuration(s string) (Duration, error) {
 }
 
 const maxDuration = Duration(1<<63 - 1)
+
+// maxDurationText is maxDuration in seconds, exactly.
+const maxDurationText = "9223372.036854775807s"
 
 func trimFloat(f float64) string {
 	s := fmt.Sprintf("%.3f", f)

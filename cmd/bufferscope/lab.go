@@ -193,7 +193,7 @@ func (f *labFlags) combos() ([]param.Values, error) {
 		items, ok := f.given[p.Key]
 		if !ok {
 			for _, c := range parts {
-				c.before[p.Key] = p.Default
+				c.before[p.Key] = p.DefaultFor(c.before)
 			}
 			continue
 		}

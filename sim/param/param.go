@@ -243,7 +243,7 @@ func (t *Table) Parse(in map[string]string) (Values, []*Problem) {
 		p := &t.Params[i]
 		text, given := in[p.Key]
 		if !given {
-			v[p.Key] = p.Default
+			v[p.Key] = p.DefaultFor(v)
 			continue
 		}
 		norm, pr := p.read(text, v)
@@ -279,6 +279,17 @@ func (t *Table) Value(key, text string, before Values) (string, *Problem) {
 		return "", &Problem{Key: key, Value: text, Problem: "not a parameter of this lab"}
 	}
 	return p.read(text, before)
+}
+
+// DefaultFor returns the value p takes when none is given, after the values v of the
+// parameters before it: its default, moved inside its bounds for a number whose bounds
+// depend on them (20 clients, at most half of NBuffers, are 8 in a pool of 16 buffers).
+func (p *Param) DefaultFor(v Values) string {
+	if p.Bounds == nil {
+		return p.Default
+	}
+	lo, hi, _ := p.Bounds(v)
+	return p.fallback(v, lo, hi)
 }
 
 // read checks and normalises one value; on a problem it returns the value to use instead.

@@ -118,3 +118,16 @@ func TestProblemNamesValueShortly(t *testing.T) {
 		t.Errorf("Quote of control characters: %s", got)
 	}
 }
+
+// TestDefaultWithinBounds checks that a number not given takes its default moved inside the
+// bounds the values before it set, as a malformed one does, without a problem: it was not
+// given, so nothing the reader wrote was wrong.
+func TestDefaultWithinBounds(t *testing.T) {
+	v, problems := table.Parse(map[string]string{"size": "10"})
+	if v["clients"] != "5" || len(problems) > 0 {
+		t.Errorf("clients at size 10: %q, problems %v; want 5 and none", v["clients"], problems)
+	}
+	if got := table.Param("clients").DefaultFor(Values{"size": "100"}); got != "8" {
+		t.Errorf("DefaultFor at size 100 = %q, want the default 8", got)
+	}
+}

@@ -31,7 +31,10 @@ export const MAX_ID = 256;
 const REQUESTS = {
   // set changes parameters, as the address names them: the lab's, plus lab and speed.
   set(m) {
-    if (!isPlainObject(m.params)) throw new RequestError('"params" must be an object of parameter names and values, such as {"shared_buffers": "1MB"}');
+    if (!isPlainObject(m.params)) {
+      const not = m.params === undefined ? '' : `, not ${describe(m.params)}`;
+      throw new RequestError(`"params" must be an object of parameter names and values, such as {"shared_buffers": "1MB"}${not}`);
+    }
     const entries = Object.entries(m.params);
     if (entries.length > MAX_PARAMS) throw new RequestError(`"params" may name at most ${MAX_PARAMS} parameters, not ${count(entries.length)}`);
     // Keys such as "__proto__" and "constructor" are names like others: with no prototype,
@@ -64,8 +67,12 @@ const REQUESTS = {
 // RequestError is a request of the wrong shape: its message says what was wrong.
 class RequestError extends Error {}
 
+// isPlainObject reports whether v is an object of names and values, as JSON and a
+// structured clone of one give: not an array, a Map, a Date or another kind of object.
 function isPlainObject(v) {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 // describe names a value for a message, without repeating a long one (quote).
@@ -75,7 +82,8 @@ function describe(v) {
   if (typeof v === 'string') return `the string ${quote(v)}`;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (typeof v === 'bigint') return `${quote(v).slice(1, -1)}n`;
-  return `a${/^[aeiou]/.test(typeof v) ? 'n' : ''} ${typeof v}`;
+  const kind = typeof v === 'object' && !isPlainObject(v) ? Object.prototype.toString.call(v).slice(8, -1) : typeof v;
+  return `a${/^[aeiouAEIOU]/.test(kind) ? 'n' : ''} ${kind}`;
 }
 
 function wholeNumber(v, name, min, max) {

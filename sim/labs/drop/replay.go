@@ -88,11 +88,14 @@ func (r *replay) step(p *sim.Pool, units int) (bool, error) {
 		case phaseDrop:
 			before := r.op.Result().DescriptorsChecked + r.op.Result().Lookups
 			t0 := p.Elapsed()
-			if !p.AdvanceDrop(r.op, units) {
-				return false, sim.ErrBufferPinned{Buffer: r.op.Waiting()}
-			}
+			advanced := p.AdvanceDrop(r.op, units)
+			// The checks and lookups made before a pinned buffer stopped the drop are units
+			// done, as they are when each is a step of its own.
 			r.res.DropTime += p.Elapsed() - t0
 			units -= int(r.op.Result().DescriptorsChecked + r.op.Result().Lookups - before)
+			if !advanced {
+				return false, sim.ErrBufferPinned{Buffer: r.op.Waiting()}
+			}
 			if r.op.Done(p) {
 				r.endDrop(p)
 			}

@@ -88,7 +88,7 @@ type Index struct {
 // NewIndex builds the index of rows keys 1..rows as CREATE INDEX leaves it: leaves filled
 // to LeafFillfactor, one live item per key, LSN 1 on every page.
 func NewIndex(rows int, unique, logged, fake bool) *Index {
-	ix := &Index{Unique: unique, Logged: logged, FakeLSN: fake, versions: map[uint32]version{}, lsn: 1}
+	ix := &Index{Unique: unique, Logged: logged, FakeLSN: fake, versions: make(map[uint32]version, rows), lsn: 1}
 	per := LeafCapacity * LeafFillfactor / 100
 	for k := 1; k <= rows; k++ {
 		if (k-1)%per == 0 {
@@ -283,17 +283,30 @@ func (ix *Index) CheckUnique(key int32) (fetches, visits int) {
 // Insert mirrors _bt_doinsert → _bt_findinsertloc → _bt_insertonpg for a new version of
 // key: on a full leaf it first runs simple deletion of the LP_DEAD items
 // (_bt_delete_or_dedup_one_page → _bt_delitems_delete), and splits (_bt_split) if there is
-// still no room. The new item goes after the key's other items (heap TID order). It
-// returns the new TID, and whether a simple deletion and a split happened.
+// still no room. A full leaf of another key's versions only (see splitPoint) splits between
+// that key and the new one, the new item alone on its side, as _bt_findsplitloc's many
+// duplicates strategy keeps the duplicates together. The new item goes after the key's
+// other items (heap TID order). It returns the new TID, and whether a simple deletion and a
+// split happened.
 func (ix *Index) Insert(key int32) (tid uint32, deleted, split bool) {
 	l := ix.LeafOf(key)
 	if len(l.Items) >= LeafCapacity {
 		if ix.SimpleDelete(l) > 0 {
 			deleted = true
 		}
-		if len(l.Items) >= LeafCapacity && ix.Split(l) != nil {
-			split = true
-			l = ix.LeafOf(key)
+		if len(l.Items) >= LeafCapacity {
+			r := ix.Split(l)
+			if one := l.Items[0].Key; r == nil && one != key {
+				if key > one {
+					r = ix.splitAt(l, len(l.Items), key) // a new right page from key
+				} else {
+					r = ix.splitAt(l, 0, one) // the versions move right; key stays
+				}
+			}
+			if r != nil {
+				split = true
+				l = ix.LeafOf(key)
+			}
 		}
 	}
 	tid = ix.newTID(Pending)
@@ -335,8 +348,14 @@ func (ix *Index) Split(l *Leaf) *Leaf {
 	if mid <= 0 {
 		return nil
 	}
+	return ix.splitAt(l, mid, l.Items[mid].Key)
+}
+
+// splitAt splits leaf l before its item mid: the new right sibling starts at key low (above
+// l's Low, and at or below the moved items' keys) and takes items mid on.
+func (ix *Index) splitAt(l *Leaf, mid int, low int32) *Leaf {
 	ix.blocks++
-	r := &Leaf{Block: ix.blocks, Low: l.Items[mid].Key}
+	r := &Leaf{Block: ix.blocks, Low: low}
 	r.Items = append([]Item(nil), l.Items[mid:]...)
 	l.Items = l.Items[:mid:mid]
 	for _, p := range []*Leaf{l, r} {

@@ -37,7 +37,7 @@ type heapTable struct {
 }
 
 func newHeap(rows int) *heapTable {
-	h := &heapTable{pageOf: map[uint32]int32{}, chain: map[uint32]int{}}
+	h := &heapTable{pageOf: make(map[uint32]int32, rows), chain: map[uint32]int{}}
 	for k := 0; k < rows; k++ {
 		if k%HeapTuplesPerPage == 0 {
 			h.pages = append(h.pages, &heapPage{})

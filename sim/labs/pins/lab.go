@@ -115,7 +115,8 @@ type scenario struct {
 
 // Step runs up to n events. The pool's own charges for the server's buffer calls are
 // dropped (the lab's costs price them) and the simulation's clock is charged once with the
-// server's time over all n, so that one call of n units and n calls of one agree.
+// server's time over all n, so that one call of n units and n calls of one agree. A server
+// that stopped (Server.Err) returns its error.
 func (sc *scenario) Step(s *sim.Sim, n int) (int, error) {
 	done := 0
 	start := sc.srv.Now()
@@ -127,7 +128,7 @@ func (sc *scenario) Step(s *sim.Sim, n int) (int, error) {
 	}
 	s.Pool.TakeElapsed()
 	s.Pool.Charge(sc.srv.Now() - start)
-	return done, nil
+	return done, sc.srv.Err()
 }
 
 func (sc *scenario) Done() bool { return sc.srv.Now() >= sc.end }

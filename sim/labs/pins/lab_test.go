@@ -1,8 +1,10 @@
 package pins
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
 )
 
@@ -177,5 +179,33 @@ func TestSliceCountBounded(t *testing.T) {
 	r := newRun(t, map[string]string{"slice": "10ms", "shared_buffers": "1MB"})
 	if err := r.Sim().Step(10_000); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// When the page's command-driven backends pin every buffer the server's own backends do not,
+// a backend that must read a leaf finds no victim: the step fails with PostgreSQL's error,
+// and the server, stopped in the middle of a phase, takes no more steps. The pool's
+// invariants still hold.
+// Reference: src/backend/storage/buffer/freelist.c, StrategyGetBuffer ("no unpinned buffers
+// available").
+func TestNoUnpinnedBufferStopsTheServer(t *testing.T) {
+	r := newRun(t, map[string]string{"shared_buffers": "128kB", "clients": "8", "rows": "10000"})
+	s := r.Sim()
+	if err := s.Step(20); err != nil {
+		t.Fatal(err)
+	}
+	for blk := sim.BlockNumber(1); blk <= 16; blk++ {
+		_ = s.Apply(sim.PinCmd{PageCmd: sim.PageCmd{Backend: int(blk % 4), Rel: r.srv.rel.Name, Block: blk}})
+	}
+	err := s.Step(500)
+	if err == nil || !strings.Contains(err.Error(), "no unpinned buffers available") {
+		t.Fatalf("stepping with the pool pinned: %v, want no unpinned buffers available", err)
+	}
+	if err := r.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
+	steps := s.Stats().Steps
+	if again := s.Step(1); again == nil || again.Error() != err.Error() || s.Stats().Steps != steps {
+		t.Fatalf("the stopped server stepped on: %v, steps %d → %d", again, steps, s.Stats().Steps)
 	}
 }

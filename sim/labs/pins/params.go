@@ -12,12 +12,23 @@ var boolChoices = []lab.Option{{Value: "true", Label: "yes"}, {Value: "false", L
 func durationParam(key, label, def, doc string) lab.Param {
 	return lab.Param{Key: key, Label: label, Kind: lab.Text, Unit: "duration", Default: def, Doc: doc,
 		Parse: func(s string, _ lab.Values) (string, error) {
-			d, err := sim.ParseDuration(s)
-			if err != nil || d <= 0 {
-				return "", fmt.Errorf("not a duration above 0, like 5s or 600s")
+			d, err := parseServerTime(s)
+			if err != nil {
+				return "", fmt.Errorf("not a duration %v, like 5s or 600s", err)
 			}
 			return d.String(), nil
 		}}
+}
+
+// parseServerTime reads a span of the server's time: above zero and at most sim.MaxTime, the
+// end of a simulation's virtual time, so that its normalised text (Duration.String, to three
+// decimals) reads back as itself.
+func parseServerTime(s string) (sim.Duration, error) {
+	d, err := sim.ParseDuration(s)
+	if err != nil || d <= 0 || d > sim.MaxTime {
+		return 0, fmt.Errorf("above 0 and at most %v", sim.MaxTime)
+	}
+	return d, nil
 }
 
 // table is the pins lab's parameters.
@@ -50,9 +61,9 @@ var table = &lab.Table{
 			Doc: "Whether VACUUM runs on the index every naptime, taking a cleanup lock on every leaf."},
 		{Key: "naptime", Label: "VACUUM every", Kind: lab.Text, Unit: "duration", Default: "60s", Advanced: true,
 			Parse: func(s string, _ lab.Values) (string, error) {
-				d, err := sim.ParseDuration(s)
-				if err != nil || d <= 0 {
-					return "", fmt.Errorf("not a duration above 0, like 60s")
+				d, err := parseServerTime(s)
+				if err != nil {
+					return "", fmt.Errorf("not a duration %v, like 60s", err)
 				}
 				return d.String(), nil
 			},

@@ -205,6 +205,7 @@ type Server struct {
 	Violations     []string
 	bufOf          map[sim.BlockNumber]int // the buffer a leaf was last read into
 	WaitingOnBlock sim.BlockNumber         // the leaf VACUUM waits for, 0 for none
+	err            error                   // why the server stopped (Err)
 }
 
 // Event is something the view or the event log may show.
@@ -250,7 +251,7 @@ func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error)
 		cfg: cfg, Pool: p, Index: ix, rel: rel,
 		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)),
 		free:  cfg.Cores,
-		locks: map[*Leaf]*leafLock{}, rowLock: map[int32]int{}, rowWait: map[int32][]int{}, rowLive: map[int32]uint32{},
+		locks: map[*Leaf]*leafLock{}, rowLock: map[int32]int{}, rowWait: map[int32][]int{}, rowLive: make(map[int32]uint32, cfg.Rows),
 		vacWait: -1, SliceLen: sliceLen, bufOf: map[sim.BlockNumber]int{},
 	}
 	for _, l := range ix.Leaves {
@@ -348,10 +349,19 @@ func (s *Server) at(pr *proc, t sim.Duration) {
 func (s *Server) schedule(pr *proc, t sim.Duration) { s.at(pr, t) }
 
 // Step runs the next event and returns false when there is none.
-func (s *Server) Step() bool {
-	if len(s.events) == 0 {
+func (s *Server) Step() (ok bool) {
+	if s.err != nil || len(s.events) == 0 {
 		return false
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			short, is := p.(noBuffer)
+			if !is {
+				panic(p)
+			}
+			s.err, s.cur, ok = short.err, nil, false
+		}
+	}()
 	e := heap.Pop(&s.events).(event)
 	s.now = max(s.now, e.at)
 	if e.p == len(s.procs) {
@@ -376,6 +386,17 @@ func (s *Server) Step() bool {
 	s.cur = nil
 	return true
 }
+
+// Err returns why the server stopped, or nil: a backend found no buffer for a leaf because
+// every one was pinned (by the page's command-driven backends: the server's own pin at most
+// half of the pool), as StrategyGetBuffer raises "no unpinned buffers available". The
+// backend was in the middle of a phase, so the server takes no more steps.
+func (s *Server) Err() error { return s.err }
+
+// noBuffer is what pin panics with when the pool has no buffer for a leaf; Step recovers it
+// into Err, so that the many calls between (an index change stamps its page through the
+// pool) need not pass an error up.
+type noBuffer struct{ err error }
 
 // releaseCore gives pr's core to the first proc waiting in the run queue.
 func (s *Server) releaseCore(pr *proc) {
@@ -430,7 +451,7 @@ func (s *Server) pin(pr *proc, l *Leaf) int {
 	}
 	id, err := s.Pool.ReadBuffer(&pr.backend, sim.BufferTag{Locator: s.rel.Locator, Block: l.Block})
 	if err != nil {
-		panic(fmt.Sprintf("pins: reading leaf %d: %v", l.Block, err))
+		panic(noBuffer{fmt.Errorf("pins: a backend could not read leaf %d: %w; the server stopped: reset to start again", l.Block, err)})
 	}
 	s.Pool.TakeElapsed() // the lab's own costs price the access
 	s.bufOf[l.Block] = id
