@@ -26,6 +26,31 @@ func TestDescribeAndValues(t *testing.T) {
 	}
 }
 
+// hiding embeds inner with its counter a kept off the panel.
+type hiding struct {
+	inner `hidden:"a"`
+	B     uint64 `counter:"b" format:"count"`
+}
+
+func TestDescribeHidesEmbeddedCounters(t *testing.T) {
+	d := Describe(hiding{})
+	if len(d) != 2 || d[0].Key != "a" || !d[0].Hidden || d[1].Hidden {
+		t.Fatalf("described %+v; want a hidden, b shown", d)
+	}
+	if v := CounterValues(hiding{inner{3}, 4}); v["a"] != uint64(3) {
+		t.Errorf("a hidden counter still crosses the bridge: values %v", v)
+	}
+	// Every lab's pool counters are hidden by name: a name the struct lost is refused.
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), `"gone"`) {
+			t.Errorf("hiding a key inner lacks: no panic naming it (%v)", r)
+		}
+	}()
+	Describe(struct {
+		inner `hidden:"a,gone"`
+	}{})
+}
+
 func TestDescribeRefusesBadTags(t *testing.T) {
 	for _, c := range []any{
 		struct {
