@@ -97,3 +97,24 @@ func TestTargets(t *testing.T) {
 		t.Errorf("passed %v, markdown %q", ts.Passed(), b.String())
 	}
 }
+
+func TestSharedBuffersDefaultJoinsTheSizesInOrder(t *testing.T) {
+	p := SharedBuffersDefault("doc", "256MB")
+	var got []string
+	for _, o := range p.Presets {
+		got = append(got, o.Label)
+	}
+	want := "128kB · 16 buffers|1MB · 128 buffers|8MB · 1,024 buffers|128MB · 16,384 buffers|256MB · 32,768 buffers|512MB · 65,536 buffers|1GB · 131,072 buffers|4GB · 524,288 buffers|20GB · 2.6M buffers|100GB · 13.1M buffers"
+	if p.Default != "256MB" || strings.Join(got, "|") != want {
+		t.Errorf("default %s, sizes %s; want 256MB among %s", p.Default, strings.Join(got, "|"), want)
+	}
+	if len(SharedBuffers("doc").Presets) != 9 {
+		t.Error("SharedBuffersDefault changed the sizes every other lab offers")
+	}
+	if p := SharedBuffersDefault("doc", "1GB"); len(p.Presets) != 9 || p.Default != "1GB" {
+		t.Errorf("a default already offered is offered twice: %v", p.Presets)
+	}
+	if p := SharedBuffersDefault("doc", "64GB"); p.Presets[8].Value != "64GB" || p.Presets[9].Value != "100GB" {
+		t.Errorf("64GB is not offered between 20GB and 100GB: %v", p.Presets)
+	}
+}
