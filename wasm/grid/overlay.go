@@ -9,15 +9,17 @@ type Fill struct {
 	Color RGBA // not premultiplied; A is the opacity
 }
 
-// Overlay is a list of fills, drawn in order. Its methods clip nothing but empty
-// rectangles; the app draws the list over the canvas, so fills may reach into the margins.
+// Overlay is a list of fills, drawn in order, then the labels over them (text.go). Its
+// methods clip nothing but empty rectangles; the app draws the lists over the canvas, so
+// fills may reach into the margins.
 type Overlay struct {
-	Fills []Fill
-	taken [][2]int // scratch for Shades
+	Fills  []Fill
+	Labels []Label
+	taken  [][2]int // scratch for Shades
 }
 
 // Reset empties the overlay, keeping its memory.
-func (o *Overlay) Reset() { o.Fills = o.Fills[:0] }
+func (o *Overlay) Reset() { o.Fills, o.Labels = o.Fills[:0], o.Labels[:0] }
 
 // Add adds a fill of colour c at opacity alpha (0 to 1); invisible and empty fills are
 // skipped.
@@ -137,6 +139,15 @@ func (o *Overlay) Sum() uint64 {
 		mix(f.X1)
 		mix(f.Y1)
 		mix(int(f.Color.pixel()))
+	}
+	mix(len(o.Labels))
+	for _, l := range o.Labels {
+		mix(l.X)
+		mix(l.Y)
+		mix(int(l.Color.pixel()))
+		for i := 0; i < len(l.Text); i++ {
+			mix(int(l.Text[i]))
+		}
 	}
 	return h
 }
