@@ -15,11 +15,14 @@ type Fill struct {
 type Overlay struct {
 	Fills  []Fill
 	Labels []Label
-	taken  [][2]int // scratch for Shades
+	// Inset lists the buffers the layout's inset shows, item by item, -1 for an empty item
+	// (inset.go); the app paints them with the grid's next frame.
+	Inset []int32
+	taken [][2]int // scratch for Shades
 }
 
 // Reset empties the overlay, keeping its memory.
-func (o *Overlay) Reset() { o.Fills, o.Labels = o.Fills[:0], o.Labels[:0] }
+func (o *Overlay) Reset() { o.Fills, o.Labels, o.Inset = o.Fills[:0], o.Labels[:0], o.Inset[:0] }
 
 // Add adds a fill of colour c at opacity alpha (0 to 1); invisible and empty fills are
 // skipped.
@@ -220,10 +223,11 @@ const (
 )
 
 // Lane returns the rectangle of the lane under the grid: as wide as the visible part of the
-// pool (at least laneMinW when the area allows), just below its last row. It is empty
-// when the layout keeps no room below.
+// pool (at least laneMinW when the area allows), just below its last row, or below the
+// inset when there is one. It is empty when the layout keeps no room below.
 func (l Layout) Lane() Rect {
-	if l.Below <= laneGap {
+	below := l.laneBelow()
+	if below <= laneGap {
 		return Rect{}
 	}
 	ax, ay, aw, ah := l.Area()
@@ -234,8 +238,8 @@ func (l Layout) Lane() Rect {
 		x0 = min(max(mid-w/2, ax), ax+aw-w)
 		x1 = x0 + w
 	}
-	y0 := min(l.OY+mh, ay+ah) + laneGap
-	return Rect{x0, y0, x1, y0 + l.Below - laneGap}
+	y0 := min(l.OY+mh, ay+ah) + l.Inset.Height() + laneGap
+	return Rect{x0, y0, x1, y0 + below - laneGap}
 }
 
 // Lane is what a lane under the grid shows: a scan's progress and a tape of lookups.
