@@ -607,6 +607,26 @@ export interface View {
   height: number;
   cols: number; // the pool's arrangement: buffer id = row * cols + col
   rows: number;
+  inset?: Inset | null; // view() only: where the lab's view shows buffers magnified, null without an inset
+  labels?: CanvasLabel[]; // view() only: the texts the lab's view writes on the canvas
+}
+
+export interface Inset {
+  x: number; // the first item's top-left corner, canvas pixels
+  y: number;
+  cell: number; // pixels per item, its gap included
+  side: number; // an item's square, without the gap
+  cols: number; // item i is at column i % cols, row i / cols
+  rows: number;
+  buffers: number[]; // the buffer each item shows, -1 for an empty item
+}
+
+export interface CanvasLabel {
+  text: string;
+  x: number; // the rectangle it covers, canvas pixels
+  y: number;
+  w: number;
+  h: number;
 }
 
 export interface Speed {
