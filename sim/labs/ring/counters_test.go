@@ -66,3 +66,36 @@ func TestWALCountersTellWaitsFromFlushes(t *testing.T) {
 		}
 	}
 }
+
+// TestWALNowShowsVacuumWaiting: while VACUUM waits in XLogFlush to write a ring buffer, the
+// WAL as the run stands has the position it waits for past what is durable, and the flush it
+// waits for under way.
+// Reference: src/backend/storage/buffer/bufmgr.c, FlushBuffer (XLogFlush before smgrwrite)
+func TestWALNowShowsVacuumWaiting(t *testing.T) {
+	set := fidelitySetup(16, 256) // VACUUM alone through 32 buffers: it flushes WAL itself
+	r, err := NewRun(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waits, idle := 0, 0
+	for step := 0; step < 3000 && !r.Done(); step++ {
+		if err := r.Sim().Step(1); err != nil {
+			t.Fatal(err)
+		}
+		w := r.WALNow()
+		if w.Durable > w.Flushing || w.Flushing > w.Inserted {
+			t.Fatalf("step %d: durable %v, flushing %v, inserted %v out of order", step, w.Durable, w.Flushing, w.Inserted)
+		}
+		if w.VacuumWaitsFor == 0 {
+			idle++
+			continue
+		}
+		waits++
+		if w.VacuumWaitsFor <= w.Durable || w.VacuumWaitsFor > w.Flushing {
+			t.Fatalf("step %d: VACUUM waits for %v, durable %v, flushing %v", step, w.VacuumWaitsFor, w.Durable, w.Flushing)
+		}
+	}
+	if waits == 0 || idle == 0 {
+		t.Errorf("VACUUM waited at %d steps and not at %d: the setting shows no waiting", waits, idle)
+	}
+}

@@ -125,6 +125,36 @@ func (r *Run) CheckInvariants() error {
 // Ring returns VACUUM's ring, nil for none.
 func (r *Run) Ring() *sim.BufferAccessStrategy { return r.vr.ring }
 
+// WALNow is the WAL as the run stands, in the model's time: what a view draws of it.
+type WALNow struct {
+	Inserted sim.LSN // the end of the last record inserted
+	Durable  sim.LSN // how far WAL is synced: flushes that have ended
+	Flushing sim.LSN // how far the flushes under way will sync it; Durable when none is
+	// VacuumWaitsFor is the position VACUUM waits in XLogFlush to see synced, before it can
+	// write its ring's next buffer; 0 when VACUUM is not waiting.
+	VacuumWaitsFor sim.LSN
+}
+
+// WALNow returns the WAL as the run stands. The model runs a unit of work whole at its start
+// (see the package doc): a flush a unit made has begun, and Durable moves past it only once
+// it has ended.
+func (r *Run) WALNow() WALNow {
+	vr := r.vr
+	w := WALNow{Inserted: r.s.Pool.WAL.Insert, Durable: vr.durable}
+	for _, f := range vr.flights {
+		if f.end <= vr.clock {
+			w.Durable = max(w.Durable, f.target)
+		} else {
+			w.Flushing = max(w.Flushing, f.target)
+		}
+	}
+	w.Flushing = max(w.Flushing, w.Durable)
+	if !vr.done && vr.clock < vr.vacWait.end {
+		w.VacuumWaitsFor = vr.vacWait.target
+	}
+	return w
+}
+
 // Table returns the catalog index of the vacuumed table.
 func (r *Run) Table() int { return 0 }
 
@@ -171,12 +201,19 @@ func (r *Run) Legend() lab.Legend {
 	}
 }
 
-// RingMarks are the marks the ring lab's view draws over the grid and in the lane under it.
+// RingMarks are the marks the ring lab's view draws over the grid, in the magnified ring
+// under it, and in the lane under that. Each is a shape, so none is told by colour alone.
 var RingMarks = []lab.Swatch{
 	{Key: "ring", Label: "Ring member (outline)", Shape: "hollow", Light: "#7a3e9d", Dark: "#c38ee0",
 		Doc: "A buffer in VACUUM's ring. VACUUM reuses it for a later page when nobody pins it and its usage count is at most 1; otherwise a buffer from the clock sweep takes its slot."},
-	{Key: "vacuum", Label: "VACUUM's slot (thick ring)", Shape: "cursor",
-		Doc: "The ring buffer VACUUM used last; markers in the rulers point at it."},
-	{Key: "wal", Label: "The WAL bar under the grid", Shape: "bar", Wide: true, Light: "#7a3e9d", Dark: "#c38ee0",
-		Doc: "The last 1MB of WAL inserted, newest at the right: filled up to the flushed position, hollow beyond it. Each flush leaves a tick at the position it flushed to: a full-height tick when VACUUM was forced to flush, a tick on the top half for a commit, on the bottom half for the WAL writer."},
+	{Key: "magnified", Label: "The ring, magnified (under the grid)", Shape: "usage", Wide: true,
+		Doc: "Every buffer of VACUUM's ring, slot by slot in the order VACUUM uses them, drawn large as the grid draws it (colour, usage ticks, dirty corner), with the marks below; tap or hover one to inspect it. A ring too long for the band shows the page of slots VACUUM is in."},
+	{Key: "vacuum", Label: "VACUUM's slot: the page being read (thick ring)", Shape: "cursor",
+		Doc: "The ring buffer VACUUM read its latest page into; markers in the rulers point at it in the pool."},
+	{Key: "next", Label: "Reused next (pointer)", Shape: "pointer",
+		Doc: "The ring's next slot: VACUUM reuses its buffer for its next page, writing the page in it first when VACUUM dirtied it."},
+	{Key: "waits", Label: "Waits for a WAL flush (hourglass)", Shape: "hourglass",
+		Doc: "A page VACUUM dirtied whose WAL is not yet flushed past its LSN: before it can be written, WAL must be flushed that far (FlushBuffer calls XLogFlush). On VACUUM's slot it means VACUUM is waiting for that flush now."},
+	{Key: "wal", Label: "The WAL bar under the ring", Shape: "bar", Wide: true, Light: "#7a3e9d", Dark: "#c38ee0",
+		Doc: "The last 1MB of WAL inserted, newest at the right, labelled on the canvas: filled up to \"flushed\" (synced to disk), striped where a flush is under way, hollow up to \"inserted\". \"VACUUM waiting\" and an hourglass mark the position VACUUM waits to see flushed. Each flush leaves a tick where it flushed to: full height when VACUUM flushed itself, on the top half for a commit, on the bottom half for the WAL writer."},
 }
