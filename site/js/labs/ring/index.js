@@ -138,10 +138,12 @@ class RingCard {
     const bar = $('ring-progress');
     bar.removeAttribute('value');
     $('ring-progress-text').textContent = 'Starting…';
+    // done and total count pages vacuumed over the ten runs.
     const job = experiments.run('sweep', { lab: 'ring', ...this.settings(), rings: RINGS }, (done, total, label) => {
       bar.max = total;
       bar.value = done;
-      $('ring-progress-text').textContent = `VACUUM ${done} of ${total} done (${label})`;
+      const k = Math.min(Math.floor((done / total) * RINGS.length) + 1, RINGS.length);
+      $('ring-progress-text').textContent = done >= total ? 'Drawing…' : `VACUUM ${k} of ${RINGS.length}, ${label}: ${percent(done / total, 1)} of all done`;
     });
     this.job = job;
     job.promise.then((res) => {
