@@ -63,8 +63,11 @@ func TestScreenshots(t *testing.T) {
 				p.click("#pins-compare-run")
 				waitJS[bool](p, 90*time.Second, "the comparison", `!document.getElementById('pins-compare-csv').disabled`)
 			case tc.name == "ring-light" || tc.name == "ring-phone":
-				// VACUUM a third of the way through its table, paused, so the ring and the WAL
-				// bar show a run under way.
+				// The chart the lab computes as it opens, then VACUUM some way through its
+				// table, paused, so the ring and the WAL bar show a run under way.
+				start := time.Now()
+				waitJS[bool](p, 100*time.Second, "the chart", `document.querySelector("#ring-card").dataset.state === "done"`)
+				t.Logf("the chart was drawn %.1fs after the page was ready", time.Since(start).Seconds())
 				eval[any](p, `bufferscope.setSpeed("max")`)
 				eval[any](p, `bufferscope.play()`)
 				waitJS[bool](p, 60*time.Second, "VACUUM under way", `bufferscope.stats().counters.pagesVacuumed >= 3000`)

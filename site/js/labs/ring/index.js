@@ -186,7 +186,7 @@ class RingCard {
     const i256 = r.rings.indexOf(256);
     const i16 = r.rings.indexOf(16384);
     if (i256 >= 0 && i16 >= 0) {
-      $('ring-summary').textContent = `VACUUM takes ${seconds(r.vacuumSeconds[i256])} with a 256kB ring, where ${count(r.vacuumWalFlushes[i256])} of its writes wait for WAL, and ${seconds(r.vacuumSeconds[i16])} with 16MB (${count(r.vacuumWalFlushes[i16])}); the foreground misses ${share(1 - r.foregroundHitRatio[i256])} of its page accesses with the first and ${share(1 - r.foregroundHitRatio[i16])} with the second (hit ratio ${percent(r.foregroundHitRatio[i256], 1)} and ${percent(r.foregroundHitRatio[i16], 1)}).`;
+      $('ring-summary').textContent = `VACUUM takes ${seconds(r.vacuumSeconds[i256])} with a 256kB ring, where ${count(r.vacuumWalFlushes[i256])} of its writes wait for WAL, and ${seconds(r.vacuumSeconds[i16])} with 16MB, where ${count(r.vacuumWalFlushes[i16])} do; the foreground misses ${share(1 - r.foregroundHitRatio[i256])} of its page accesses with the first and ${share(1 - r.foregroundHitRatio[i16])} with the second (hit ratio ${percent(r.foregroundHitRatio[i256], 1)} and ${percent(r.foregroundHitRatio[i16], 1)}).`;
     }
   }
 
