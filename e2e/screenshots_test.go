@@ -47,20 +47,32 @@ func TestScreenshots(t *testing.T) {
 		{"drop-phone", drop, 390, 844, false},
 		{"free-light", "/?shared_buffers=8MB&seed=3", viewportW, viewportH, false},
 		{"pins-light", "/?lab=pins&clients=40", viewportW, viewportH, false},
+		{"ring-light", "/?lab=ring", 1280, 800, false},
+		{"ring-phone", "/?lab=ring", 390, 844, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := openPage(t, tc.path)
+			// Opened at its size, as a phone opens the page: a lab's view may open zoomed in
+			// where cells would be too small.
+			p := openPageSized(t, tc.path, tc.w, tc.h)
 			if tc.dark {
 				p.click("#theme")
 				defer p.click("#theme") // the choice is remembered by the browser's profile
-			}
-			if tc.w != viewportW {
-				p.do(waitTimeout, "a phone's viewport", chromedp.EmulateViewport(tc.w, tc.h, chromedp.EmulateScale(1)))
 			}
 			switch {
 			case tc.name == "pins-light":
 				p.click("#pins-compare-run")
 				waitJS[bool](p, 90*time.Second, "the comparison", `!document.getElementById('pins-compare-csv').disabled`)
+			case tc.name == "ring-light" || tc.name == "ring-phone":
+				// The chart the lab computes as it opens, then VACUUM some way through its
+				// table, paused, so the ring and the WAL bar show a run under way.
+				start := time.Now()
+				waitJS[bool](p, 100*time.Second, "the chart", `document.querySelector("#ring-card").dataset.state === "done"`)
+				t.Logf("the chart was drawn %.1fs after the page was ready", time.Since(start).Seconds())
+				eval[any](p, `bufferscope.setSpeed("max")`)
+				eval[any](p, `bufferscope.play()`)
+				waitJS[bool](p, 60*time.Second, "VACUUM under way", `bufferscope.stats().counters.pagesVacuumed >= 3000`)
+				eval[any](p, `bufferscope.pause()`)
+				p.waitFrames(30, time.Second)
 			case tc.name != "free-light":
 				waitJS[bool](p, 60*time.Second, "the chart", `document.querySelector("#curve-card").dataset.state === "done"`)
 				p.choose("#measure-pool", "16384")

@@ -66,7 +66,7 @@ import (
 //	                                      dirty, valid, group?: {…}, lab?: {…what the lab's view adds…}}
 //	bufferscope.snapshotHash()          Sim.Hash as 16 hex digits
 //	bufferscope.zoom(steps, clientX?, clientY?) / pan(dx, dy) / fit() / view()   {zoomed, label, cell, block,
-//	                                      canZoomIn, canZoomOut, width, height, cols, rows}
+//	                                      canZoomIn, canZoomOut, width, height, cols, rows}; view() adds {inset, labels}
 //	bufferscope.fitHeight(width, height)  the canvas height (at most height) that shows the whole pool on a
 //	                                      canvas width wide with nothing to spare (app.FitHeight)
 //	bufferscope.highlight(id | null)    {ok, buffer}: ring one buffer, as the inspector does
@@ -549,7 +549,7 @@ func (b *bridge) fitHeight(args []js.Value) any {
 	return b.app.FitHeight(int(min(w, 1<<15)), int(min(h, 1<<15)))
 }
 
-func (b *bridge) view([]js.Value) any { return app.Plain(b.app.View()) }
+func (b *bridge) view([]js.Value) any { return app.Plain(b.app.ViewDetail()) }
 
 // moved returns the new view after zoom, pan or fit; subscribers hear of it with the next
 // notification.

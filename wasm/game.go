@@ -25,8 +25,9 @@ type game struct {
 	marks  bool // the overlay changed since the screen showed it
 	white  *ebiten.Image
 	fill   ebiten.DrawImageOptions
-	frames int // frames drawn with new pixels; the page waits for the first
-	w, h   int // canvas size Layout last reported
+	texts  map[string]*ebiten.Image // labels' text, white on transparent, by text
+	frames int                      // frames drawn with new pixels; the page waits for the first
+	w, h   int                      // canvas size Layout last reported
 	opts   ebiten.DrawImageOptions
 	rect   []byte // reused buffer for uploading one damaged rectangle
 	timing timing
@@ -147,6 +148,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	screen.DrawImage(g.img, &g.opts)
 	g.drawFills(screen, g.app.Overlay().Fills)
+	g.drawLabels(screen, g.app.Overlay().Labels)
 	g.fresh, g.marks = false, false
 	g.frames++
 }
@@ -166,6 +168,45 @@ func (g *game) drawFills(screen *ebiten.Image, fills []grid.Fill) {
 		g.fill.ColorScale.Reset()
 		g.fill.ColorScale.ScaleWithColor(color.NRGBA{f.Color.R, f.Color.G, f.Color.B, f.Color.A})
 		screen.DrawImage(g.white, &g.fill)
+	}
+}
+
+// maxTexts bounds the labels' images kept: a view whose labels carry changing numbers makes
+// a new one per value.
+const maxTexts = 256
+
+// drawLabels draws the overlay's labels: each text rendered once (grid.TextMask) into a white
+// image, tinted in the label's colour.
+func (g *game) drawLabels(screen *ebiten.Image, labels []grid.Label) {
+	if len(labels) == 0 {
+		return
+	}
+	if g.texts == nil || len(g.texts) > maxTexts {
+		for _, img := range g.texts {
+			img.Deallocate()
+		}
+		g.texts = map[string]*ebiten.Image{}
+	}
+	for _, l := range labels {
+		img := g.texts[l.Text]
+		if img == nil {
+			w, h, mask := grid.TextMask(l.Text)
+			if w == 0 {
+				continue
+			}
+			px := make([]byte, 4*w*h)
+			for i, a := range mask {
+				px[4*i], px[4*i+1], px[4*i+2], px[4*i+3] = a, a, a, a // premultiplied white
+			}
+			img = ebiten.NewImage(w, h)
+			img.WritePixels(px)
+			g.texts[l.Text] = img
+		}
+		g.fill.GeoM.Reset()
+		g.fill.GeoM.Translate(float64(l.X), float64(l.Y))
+		g.fill.ColorScale.Reset()
+		g.fill.ColorScale.ScaleWithColor(color.NRGBA{l.Color.R, l.Color.G, l.Color.B, l.Color.A})
+		screen.DrawImage(img, &g.fill)
 	}
 }
 

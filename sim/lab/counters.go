@@ -13,6 +13,12 @@ import (
 // The key is what the bridge calls the field; format tells the page how to write it:
 // "count" (grouped digits), "ratio" (a percentage of Of), "seconds", "lsn", "text",
 // "bool", "number".
+//
+// An embedded struct's counters come in its place. Its field may carry a hidden tag that
+// lists, by key, those of them the lab keeps off the page's panel because its own counters
+// say the same more exactly:
+//
+//	lab.Pool `hidden:"walFlushes,walFlushesBackend"`
 type Counter struct {
 	Key    string `json:"key"`
 	Label  string `json:"label"`
@@ -47,7 +53,7 @@ func Describe(counters any) []Counter {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if f.Anonymous {
-			out = append(out, Describe(reflect.New(f.Type).Interface())...)
+			out = append(out, hide(Describe(reflect.New(f.Type).Interface()), f.Tag.Get("hidden"), t.Name()+"."+f.Name)...)
 			continue
 		}
 		key := f.Tag.Get("counter")
@@ -68,6 +74,28 @@ func Describe(counters any) []Counter {
 		out = append(out, c)
 	}
 	return out
+}
+
+// hide marks the counters of cs named in list (keys separated by commas) hidden, and panics
+// on a key that is not among them: a lab that hides a counter by a name the embedded struct
+// no longer has would show it again without a word.
+func hide(cs []Counter, list, field string) []Counter {
+	if list == "" {
+		return cs
+	}
+	for _, key := range strings.Split(list, ",") {
+		key = strings.TrimSpace(key)
+		found := false
+		for i := range cs {
+			if cs[i].Key == key {
+				cs[i].Hidden, found = true, true
+			}
+		}
+		if !found {
+			panic(fmt.Sprintf("lab: %s hides %q, which it has no counter for", field, key))
+		}
+	}
+	return cs
 }
 
 // CounterValues returns a counters struct's fields by their keys, with the Go values as they are

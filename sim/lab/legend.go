@@ -41,7 +41,8 @@ type Swatch struct {
 	Wide bool `json:"wide,omitempty"`
 	// Shape is how the page's swatch of a mark is painted: one of the grid's own marks
 	// (empty, usage, dirty, pinned, hand, read, write) or of the overlays' shapes (checked,
-	// trail, cursor, found, burn, bar, hollow). Empty means the key names it.
+	// trail, cursor, found, burn, bar, hollow) and glyphs (hourglass, pointer). Empty means the key
+	// names it.
 	Shape string `json:"shape,omitempty"`
 }
 

@@ -1,6 +1,12 @@
 package lab
 
-import "github.com/bufferscope/bufferscope/sim"
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/bufferscope/bufferscope/sim"
+)
 
 // Pool is the counters every pool keeps (sim.Stats), as a lab embeds them in its own
 // counters when the reader should see them: hits and misses, evictions, writes and WAL.
@@ -56,6 +62,44 @@ func SharedBuffers(doc string) Param {
 			return s, nil
 		},
 	}
+}
+
+// SharedBuffersDefault is SharedBuffers with def for its default, for a lab whose pool is
+// best shown at another size. When def is not one of the offered sizes it joins them in
+// order of size, so the page's list stays sorted instead of showing it after the largest.
+func SharedBuffersDefault(doc, def string) Param {
+	p := SharedBuffers(doc)
+	p.Default = def
+	n, err := sim.SharedBuffersToNBuffers(def)
+	if err != nil {
+		panic("lab: default shared_buffers " + def + ": " + err.Error())
+	}
+	at := len(p.Presets)
+	for i, o := range p.Presets {
+		m, _ := sim.SharedBuffersToNBuffers(o.Value)
+		if m == n {
+			return p
+		}
+		if m > n {
+			at = i
+			break
+		}
+	}
+	p.Presets = slices.Insert(slices.Clone(p.Presets), at, Option{Value: def, Label: def + " · " + buffersLabel(n)})
+	return p
+}
+
+// buffersLabel writes a number of buffers as the offered sizes' labels do: "32,768 buffers",
+// "2.6M buffers".
+func buffersLabel(n int) string {
+	if n >= 1_000_000 {
+		return fmt.Sprintf("%.1fM buffers", float64(n)/1e6)
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s + " buffers"
 }
 
 // sizePresets are the shared_buffers the page offers, from the smallest pool PostgreSQL

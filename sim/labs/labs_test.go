@@ -5,8 +5,34 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
 )
+
+// TestSharedBuffersOfferedInOrder: every lab offers its pool sizes from the smallest to the
+// largest, its default among them, so the page's list never puts a lab's own default (the ring
+// lab's 256MB) after 100GB.
+func TestSharedBuffersOfferedInOrder(t *testing.T) {
+	for _, l := range All {
+		p := l.Params().Param("shared_buffers")
+		if p == nil {
+			t.Errorf("%s: no shared_buffers", l.Info().Name)
+			continue
+		}
+		last, hasDefault := 0, false
+		for _, o := range p.Presets {
+			n, err := sim.SharedBuffersToNBuffers(o.Value)
+			if err != nil || n <= last {
+				t.Errorf("%s: shared_buffers offers %s after a size at least as large (or not a size: %v): %v", l.Info().Name, o.Value, err, p.Presets)
+			}
+			last = n
+			hasDefault = hasDefault || o.Value == p.Default
+		}
+		if !hasDefault {
+			t.Errorf("%s: the default shared_buffers %s is not among the sizes offered, so the page adds it after the largest", l.Info().Name, p.Default)
+		}
+	}
+}
 
 // TestEveryLabHasTheShape checks each registered lab against the lab shape: its table reads
 // its own defaults without a problem, every parameter is documented, its counters describe

@@ -248,15 +248,19 @@ export interface RingCounters {
   ringReuses: number;
   /** Written by VACUUM (pages): Dirty ring buffers VACUUM wrote itself before reusing them (pg_stat_io writes, context vacuum). */
   vacuumWrites: number;
-  /** VACUUM's forced WAL flushes: Times VACUUM's ring came round to a page whose WAL was not yet flushed, so VACUUM had to wait in XLogFlush before writing it: flushing WAL itself, or waiting for a flush already under way. */
+  /** Ring writes that waited for WAL (pages): Dirty ring buffers VACUUM could write only once WAL was flushed past the page's LSN: FlushBuffer called XLogFlush, which returns when WAL is flushed that far (src/backend/storage/buffer/bufmgr.c, FlushBuffer; src/backend/access/transam/xlog.c, XLogFlush). Either VACUUM flushed WAL itself (WAL flushes by VACUUM, below) or it slept while another process's flush covered the page. PostgreSQL counts no such total: the flushes are in pg_stat_wal.wal_sync (14 to 17) and pg_stat_io's fsyncs of object wal (18), the sleeps as wait event LWLock WALWrite. */
   vacuumWalFlushes: number;
-  /** of which waited for another's flush: Forced flushes where a flush under way (a commit's, the WAL writer's) already covered the page, so VACUUM waited for it instead of flushing again. */
+  /** of which on another's flush (pages): Ring writes whose WAL a flush already under way (a commit's, the WAL writer's) covered: VACUUM's XLogFlush slept on WALWriteLock (LWLockAcquireOrWait; wait event LWLock WALWrite) and, waking, found WAL flushed past the page, so it flushed nothing itself (xlog.c, XLogFlush). */
   vacuumWalWaits: number;
-  /** WAL writer flushes: Flushes the WAL writer made on its rounds. */
-  walwriterFlushes: number;
-  /** Commit flushes: Flushes committing clients made (synchronous_commit on); commits that joined a flush already queued are not counted again. */
+  /** WAL flushes: Times anybody wrote and synced WAL (XLogWrite with issue_xlog_fsync): pg_stat_wal.wal_sync in PostgreSQL 14 to 17, the sum of pg_stat_io's fsyncs of object wal in 18. The lines under it say who flushed; they add up to it. */
+  walFlushesAll: number;
+  /** by VACUUM, to write a ring buffer: Flushes VACUUM made itself in XLogFlush because nobody had flushed its ring buffer's WAL yet: counted in pg_stat_io (18) as fsyncs of object wal by VACUUM's backend type (a client backend for VACUUM, an autovacuum worker for autovacuum). */
+  vacuumWalSyncs: number;
+  /** by committing clients: Flushes committing clients made (synchronous_commit on: RecordTransactionCommit calls XLogFlush); commits that joined a flush already queued are not counted again. */
   commitFlushes: number;
-  /** Client victim flushes: Flushes clients made before writing a dirty victim. */
+  /** by the WAL writer: Flushes the WAL writer made on its rounds (XLogBackgroundFlush; pg_stat_io backend type walwriter). */
+  walwriterFlushes: number;
+  /** by clients, to write a dirty victim: Flushes clients made in FlushBuffer before writing a dirty buffer they took from the clock sweep for one of their own pages. */
   clientFlushes: number;
   /** Foreground hit ratio: Share of the clients' page accesses found in shared buffers. */
   foregroundHitRatio: number;
@@ -612,6 +616,26 @@ export interface View {
   height: number;
   cols: number; // the pool's arrangement: buffer id = row * cols + col
   rows: number;
+  inset?: Inset | null; // view() only: where the lab's view shows buffers magnified, null without an inset
+  labels?: CanvasLabel[]; // view() only: the texts the lab's view writes on the canvas
+}
+
+export interface Inset {
+  x: number; // the first item's top-left corner, canvas pixels
+  y: number;
+  cell: number; // pixels per item, its gap included
+  side: number; // an item's square, without the gap
+  cols: number; // item i is at column i % cols, row i / cols
+  rows: number;
+  buffers: number[]; // the buffer each item shows, -1 for an empty item
+}
+
+export interface CanvasLabel {
+  text: string;
+  x: number; // the rectangle it covers, canvas pixels
+  y: number;
+  w: number;
+  h: number;
 }
 
 export interface Speed {

@@ -22,9 +22,13 @@ export function colour(name) {
 // LogChart is one chart with logarithmic x and y axes.
 //
 // opts: title (for the PNG), xLabel, yLabel, series [{label, colour: '--chart-scan',
-// dash?: [4, 4]}], xValue(x) and yValue(y) to write a value on an axis or in the legend,
-// xTicks(xs) the ticks of the x axis (default: the data's xs), markers() → [{x, label,
+// dash?: [4, 4], axis?: 2}], xValue(x) and yValue(y) to write a value on an axis or in the
+// legend, xTicks(xs) the ticks of the x axis (default: the data's xs), markers() → [{x, label,
 // colour}] vertical lines, dots() → [{x, y, label, colour}], height in CSS pixels.
+//
+// Series of another quantity (a ratio beside seconds) take their own axis on the right:
+// y2: {label, value(y)}, and axis: 2 on those series. Each axis is then drawn in the colour of
+// its first series, with its own values and units.
 export class LogChart {
   constructor(container, opts) {
     this.container = container;
@@ -81,6 +85,13 @@ export class LogChart {
       border: { show: true, stroke: c.line, width: 1 },
     };
     const range = (u, min, max) => (min > 0 && max > 0 ? [min / 1.35, max * 1.35] : [1, 10]);
+    const y2 = o.y2 && series.some((s) => s.axis === 2) ? o.y2 : null;
+    // With two axes each takes the colour of its series, so the eye finds which is which.
+    const tint = (n) => {
+      const s = y2 && series.find((x) => (x.axis === 2 ? 2 : 1) === n);
+      return s ? { stroke: s.stroke } : {};
+    };
+    const valueOf = (s) => (s.axis === 2 && y2 ? y2.value : o.yValue);
     const self = this;
     this.width = this.container.clientWidth;
     this.u = new uPlot({
@@ -91,6 +102,7 @@ export class LogChart {
       scales: {
         x: { time: false, distr: 3, log: 10, range },
         y: { distr: 3, log: 10, range },
+        ...(y2 ? { y2: { distr: 3, log: 10, range } } : {}),
       },
       axes: [
         {
@@ -104,23 +116,42 @@ export class LogChart {
           },
         },
         {
-          ...axis, label: o.yLabel, size: 64, labelSize: 20, space: 28,
+          ...axis, ...tint(1), scale: 'y', label: o.yLabel, size: 64, labelSize: 20, space: 28,
           values: (u, splits) => splits.map((v) => (isPowerish(v) ? o.yValue(v) : '')),
         },
+        ...(y2 ? [{
+          ...axis, ...tint(2), scale: 'y2', side: 1, label: y2.label, size: 64, labelSize: 20, space: 28,
+          grid: { show: false },
+          values: (u, splits) => splits.map((v) => (isPowerish(v) ? y2.value(v) : '')),
+        }] : []),
       ],
       series: [
         { label: o.xName || 'size', value: (u, v) => (v == null ? '–' : o.xValue(v).replace('\n', ' · ')) },
         ...series.map((s) => ({
           label: s.label,
           stroke: s.stroke,
+          scale: s.axis === 2 && y2 ? 'y2' : 'y',
           width: 2,
           dash: s.dash,
           points: { show: true, size: 6, stroke: s.stroke, fill: s.stroke },
-          value: (u, v) => (v == null ? '–' : o.yValue(v)),
+          value: (u, v) => (v == null ? '–' : valueOf(s)(v)),
         })),
       ],
-      hooks: { draw: [(u) => self.drawMarks(u)] },
+      hooks: { draw: [(u) => self.drawMarks(u), (u) => self.recordAxes(u)] },
     }, this.data, this.container);
+  }
+
+  // recordAxes writes what each axis drew — its side, label, font and tick values — on the
+  // container as data-axes (JSON), for tests and tools that read the chart without its canvas.
+  recordAxes(u) {
+    const axes = u.axes.slice(1).map((a) => ({
+      scale: a.scale,
+      side: a.side === 1 ? 'right' : 'left',
+      label: a.label,
+      font: a.labelFont ? a.labelFont[0] : '',
+      values: (a._values || []).filter((v) => v !== '' && v != null),
+    }));
+    this.container.dataset.axes = JSON.stringify(axes);
   }
 
   // drawMarks draws the markers and dots on the chart's canvas, in canvas pixels.

@@ -2,7 +2,7 @@
 // and filled from stats().counters ten times a second; the pool summary above the grid; the
 // headless command that runs the same experiment; and the counters as CSV.
 
-import { count, percent, plural, seconds } from './format.js';
+import { count, counterText, plural } from './format.js';
 import { exportButtons, tablePNG } from './exports.js';
 import { stopped } from './boot.js';
 
@@ -25,17 +25,6 @@ export function text(id, t) {
   if (node && node.textContent !== t) node.textContent = t;
 }
 
-// format writes one counter's value as its description asks.
-export function format(c, v, all) {
-  switch (c.format) {
-    case 'count': return count(v);
-    case 'ratio': return percent(v, c.of ? all[c.of] : 1);
-    case 'seconds': return seconds(v);
-    case 'bool': return v ? 'yes' : 'no';
-    case 'number': return typeof v === 'number' ? String(Number(v.toPrecision(6))) : String(v);
-    default: return String(v);
-  }
-}
 
 // Counters shows one lab's counters.
 export class Counters {
@@ -84,7 +73,7 @@ export class Counters {
     const all = s.counters || {};
     this.last = { stats: s, params };
     for (const c of this.lab.counters) {
-      if (!c.hidden && all[c.key] !== undefined) set(`c-${c.key}`, all[c.key], format(c, all[c.key], all));
+      if (!c.hidden && all[c.key] !== undefined) set(`c-${c.key}`, all[c.key], counterText(c, all[c.key], all));
     }
     let rate = 'Paused.';
     if (s.error) rate = 'Stopped: reset to start again.';
@@ -123,7 +112,7 @@ export class Counters {
     if (!this.last) return Promise.resolve(null);
     const all = this.last.stats.counters || {};
     const rows = [['Counter', 'Value'], ...this.lab.counters.filter((c) => !c.hidden && all[c.key] !== undefined)
-      .map((c) => [c.label, format(c, all[c.key], all)])];
+      .map((c) => [c.label, counterText(c, all[c.key], all)])];
     return tablePNG(rows, `bufferscope · ${this.lab.title}: counters at step ${this.last.stats.step}`);
   }
 }

@@ -209,15 +209,15 @@ func (a *App) attach(l lab.Lab, v param.Values, run lab.Run) {
 		mk = labview.NewDefault
 	}
 	a.lv = mk()
+	legend := run.Legend()
+	a.lv.Attach(run, legend, a.view.shown)
 	opts := a.lv.Options()
 	a.speed, _ = opts.Speeds.Clamp(a.speed)
 	a.changes++
 	a.failure = ""
 	a.pacer.Drop()
 	a.rate.reset(0, time.Now())
-	legend := run.Legend()
 	a.view.attach(run.Sim(), legend, opts)
-	a.lv.Attach(run, legend, a.view.shown)
 }
 
 // Params returns the values in force, normalised, with "lab"; parameters only the headless

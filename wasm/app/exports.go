@@ -12,6 +12,7 @@ import (
 
 	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
+	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
 // Exports: the pool as pg_buffercache rows, its I/O as pg_stat_io rows and the grid as a
@@ -99,7 +100,8 @@ func (a *App) PgStatIO() StatIO {
 }
 
 // GridPNG returns the grid as the canvas shows it, encoded as a PNG of the canvas's size in
-// CSS pixels: the painter's pixels with the lab view's overlay drawn over them. Gaps between
+// CSS pixels: the painter's pixels with the lab view's overlay (fills, then labels) drawn over
+// them. Gaps between
 // cells stay transparent.
 func (a *App) GridPNG() ([]byte, error) {
 	p := a.Painter()
@@ -111,6 +113,12 @@ func (a *App) GridPNG() ([]byte, error) {
 	for _, f := range a.Overlay().Fills {
 		c := image.NewUniform(color.NRGBA{f.Color.R, f.Color.G, f.Color.B, f.Color.A})
 		draw.Draw(img, image.Rect(f.X0, f.Y0, f.X1, f.Y1), c, image.Point{}, draw.Over)
+	}
+	for _, l := range a.Overlay().Labels {
+		tw, th, mask := grid.TextMask(l.Text)
+		c := image.NewUniform(color.NRGBA{l.Color.R, l.Color.G, l.Color.B, l.Color.A})
+		m := &image.Alpha{Pix: mask, Stride: tw, Rect: image.Rect(0, 0, tw, th)}
+		draw.DrawMask(img, image.Rect(l.X, l.Y, l.X+tw, l.Y+th), c, image.Point{}, m, image.Point{}, draw.Over)
 	}
 	var b bytes.Buffer
 	if err := png.Encode(&b, img); err != nil {

@@ -79,10 +79,17 @@ func (a *App) Inspect(id int) *BufferInfo {
 	return info
 }
 
-// InspectAt describes the buffer under canvas point (x, y), with a summary of its block
-// when a pixel stands for many buffers; nil when there is no buffer there.
+// InspectAt describes the buffer under canvas point (x, y) — in the pool, with a summary of
+// its block when a pixel stands for many buffers, or in the lab's inset — or returns nil when
+// there is no buffer there.
 func (a *App) InspectAt(x, y int) *BufferInfo {
 	l := a.view.layout
+	if i, ok := l.InsetAt(x, y); ok {
+		if ids := a.view.overlay.Inset; i < len(ids) {
+			return a.Inspect(int(ids[i])) // nil for an empty item
+		}
+		return nil
+	}
 	col, row, side, ok := l.BlockAt(x, y)
 	if !ok {
 		return nil

@@ -49,6 +49,35 @@ type ViewInfo struct {
 	Rows       int    `json:"rows"`
 }
 
+// ViewDetail is ViewInfo with what the lab's view draws on the canvas besides the pool.
+type ViewDetail struct {
+	ViewInfo
+	// Inset is where the lab's view shows buffers magnified (grid.Inset), nil without one.
+	Inset *InsetInfo `json:"inset"`
+	// Labels are the texts the lab's view writes on the canvas, where it writes them.
+	Labels []LabelInfo `json:"labels"`
+}
+
+// InsetInfo says where the inset's items are drawn and which buffers they show.
+type InsetInfo struct {
+	X       int   `json:"x"` // the first item's top-left corner, canvas pixels
+	Y       int   `json:"y"`
+	Cell    int   `json:"cell"` // pixels per item, its gap included
+	Side    int   `json:"side"` // an item's square, without the gap
+	Cols    int   `json:"cols"` // items per row: item i is at column i % cols, row i / cols
+	Rows    int   `json:"rows"`
+	Buffers []int `json:"buffers"` // the buffer each item shows, -1 for an empty item
+}
+
+// LabelInfo is one text on the canvas and the rectangle it covers, in canvas pixels.
+type LabelInfo struct {
+	Text string `json:"text"`
+	X    int    `json:"x"`
+	Y    int    `json:"y"`
+	W    int    `json:"w"`
+	H    int    `json:"h"`
+}
+
 // View describes zoom and pan.
 func (a *App) View() ViewInfo {
 	l := a.view.layout
@@ -58,6 +87,25 @@ func (a *App) View() ViewInfo {
 		CanZoomIn: l.Level < len(grid.Zooms)-1, CanZoomOut: l.Zoomed(),
 		Width: l.W, Height: l.H, Cols: l.Cols, Rows: l.Rows,
 	}
+}
+
+// ViewDetail describes zoom and pan, the lab's inset and its labels.
+func (a *App) ViewDetail() ViewDetail {
+	l := a.view.layout
+	info := ViewDetail{ViewInfo: a.View(), Labels: []LabelInfo{}}
+	if l.Inset.N > 0 {
+		x, y, side := l.InsetItem(0)
+		in := &InsetInfo{X: x, Y: y, Cell: l.Inset.Cell, Side: side, Cols: l.Inset.Cols, Rows: l.Inset.Rows, Buffers: []int{}}
+		for _, id := range a.view.overlay.Inset[:min(len(a.view.overlay.Inset), l.Inset.N)] {
+			in.Buffers = append(in.Buffers, int(id))
+		}
+		info.Inset = in
+	}
+	for _, lb := range a.view.overlay.Labels {
+		r := lb.Rect()
+		info.Labels = append(info.Labels, LabelInfo{Text: lb.Text, X: r.X0, Y: r.Y0, W: r.X1 - r.X0, H: r.Y1 - r.Y0})
+	}
+	return info
 }
 
 // Zoom zooms in by steps (out when negative), about canvas point (x, y) when at is true,
@@ -80,10 +128,12 @@ func (a *App) Pan(dx, dy int) ViewInfo {
 	return a.View()
 }
 
-// Fit shows the whole pool again.
+// Fit shows the whole pool again, and keeps showing it when the next run would open zoomed
+// in (labview.Options.Close).
 func (a *App) Fit() ViewInfo {
 	v := &a.view
-	v.setLayout(grid.FitBelow(v.layout.N, max(v.w, 1), max(v.h, 1), v.layout.Below))
+	v.setLayout(v.layout.RefitTo(max(v.w, 1), max(v.h, 1)))
+	v.wholePool = true
 	return a.View()
 }
 
@@ -93,7 +143,7 @@ func (a *App) Fit() ViewInfo {
 // stays blank under a pool that fills its width first.
 func (a *App) FitHeight(w, h int) int {
 	w, h = min(max(w, 1), 1<<15), min(max(h, 1), 1<<15)
-	l := grid.FitBelow(a.view.layout.N, w, h, a.view.layout.Below)
+	l := a.view.layout.RefitTo(w, h)
 	_, mh := l.MapSize()
 	return min(h, grid.Ruler+mh+grid.Pad+l.Below)
 }

@@ -383,6 +383,7 @@ func (a *App) rebuild() error {
 	}
 	a.tl.next = 0
 	a.view.layout, a.view.hilite = layout, hilite
+	a.view.opening = false // the grid opened with the run's first build
 	return nil
 }
 

@@ -26,6 +26,11 @@ type view struct {
 	hilite  int  // buffer being inspected, or -1
 	w, h    int  // canvas size in CSS pixels
 
+	// The opening zoom (labview.Options.Close): opening is set when a run is attached and
+	// cleared once the canvas has its size and the grid has opened; wholePool is set when
+	// the reader asked for the whole pool (Fit), which later runs keep.
+	opening, wholePool bool
+
 	// Banded repainting of views larger than the paint budget.
 	band int // next canvas row to repaint
 	owed int // canvas rows still to repaint before the bands have caught up
@@ -60,7 +65,39 @@ func (v *view) attach(s *sim.Sim, legend lab.Legend, opts labview.Options) {
 	v.flashes.Reset(n)
 	v.overlay.Reset()
 	v.hilite = -1
-	v.layout = grid.FitBelow(n, max(v.w, 1), max(v.h, 1), opts.Below)
+	v.layout = grid.FitInset(n, max(v.w, 1), max(v.h, 1), opts.Below, opts.Inset)
+	v.opening = opts.Close > 0 && !v.wholePool
+	v.open()
+}
+
+// open zooms in as the lab's view asks (labview.Options.Close) once the canvas has its size:
+// when the whole pool is drawn at 1 pixel per buffer or less, to cells of Close pixels with
+// the buffer Focus names in the middle of the area.
+func (v *view) open() {
+	if !v.opening || v.w <= 1 || v.h <= 1 {
+		return
+	}
+	v.opening = false
+	l := v.layout
+	if z := l.Zoom(); z.Block == 1 && z.Cell > 1 {
+		return
+	}
+	level := len(grid.Zooms) - 1
+	for i, z := range grid.Zooms {
+		if z.Block == 1 && z.Cell >= v.opts.Close {
+			level = i
+			break
+		}
+	}
+	id := -1
+	if v.opts.Focus != nil {
+		id = v.opts.Focus()
+	}
+	id = min(max(id, 0), l.N-1)
+	l = l.ZoomCentre(level - l.Level)
+	x, y, side := l.CellRect(id)
+	ax, ay, aw, ah := l.Area()
+	v.layout = l.PanBy(ax+aw/2-(x+side/2), ay+ah/2-(y+side/2))
 }
 
 // setLegend takes the run's legend for a catalog of nrels relations: the map from relations
@@ -121,10 +158,14 @@ func (v *view) resize(w, h int) {
 	}
 	v.w, v.h = w, h
 	v.layout = v.layout.Resize(w, h)
+	v.open()
 }
 
-// setLayout changes zoom or pan.
-func (v *view) setLayout(l grid.Layout) { v.layout = l }
+// setLayout changes zoom or pan: the reader's, so the grid no longer opens zoomed by itself.
+func (v *view) setLayout(l grid.Layout) {
+	v.layout = l
+	v.opening = false
+}
 
 // setTheme draws the grid in base theme t, coloured by the run's legend.
 func (v *view) setTheme(t *grid.Theme) {
@@ -155,7 +196,7 @@ func (v *view) frame(hand int) grid.Frame {
 	if v.opts.HideHand {
 		hand = -1
 	}
-	f := grid.Frame{Layout: v.layout, Codes: v.tracker.Codes, NumRel: v.nrel, Theme: v.theme, Hand: hand, Highlight: v.hilite}
+	f := grid.Frame{Layout: v.layout, Codes: v.tracker.Codes, NumRel: v.nrel, Theme: v.theme, Hand: hand, Highlight: v.hilite, Inset: v.overlay.Inset}
 	if !v.reduced {
 		f.Flashes = &v.flashes
 	}
@@ -212,5 +253,6 @@ func (v *view) paint(hand int) bool {
 		}
 	}
 	v.painter.PaintMarks(&f)
+	v.painter.UpdateInset(&f)
 	return true
 }

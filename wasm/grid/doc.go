@@ -28,10 +28,12 @@
 // The grid knows no lab. Its base themes (Light, Dark) hold only neutral colours; the
 // colours of full buffers come from the running lab's legend (sim/lab.Legend) through
 // ThemeFor, which maps each relation to a role (RelMap, Tracker.SetRelMap) and each role to a
-// colour. A lab's view (wasm/labview) may ask for a lane under the grid (Layout.Below), burn
-// the buffers a drop empties (FlashDrop) and draw moving marks — a scan's cursor and trail,
-// lookups' rings, the lane's tape — as an Overlay of translucent Fills that the app draws
-// over the uploaded pixels each frame, so they never cost a repaint of the cells beneath.
+// colour. A lab's view (wasm/labview) may ask for a lane under the grid (Layout.Below) and an
+// inset above it where buffers of its choosing are painted large (Inset, FitInset), burn the
+// buffers a drop empties (FlashDrop) and draw moving marks — a scan's cursor and trail,
+// lookups' rings, the lane's tape, glyphs that say a buffer's state by shape (Glyph) — as an
+// Overlay of translucent Fills and text Labels that the app draws over the uploaded pixels
+// each frame, so they never cost a repaint of the cells beneath.
 //
 // Coordinates are canvas pixels with the origin at the top left; the app paints at CSS
 // pixel resolution and lets Ebiten scale to device pixels.

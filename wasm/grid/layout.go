@@ -45,8 +45,11 @@ type Layout struct {
 	FitLevel   int // the level at which the whole pool fits; zooming out stops there
 	OX, OY     int // canvas position of the top-left corner of buffer 0
 	// Below is the height in pixels kept free under the area for a lane of marks a lab's
-	// view draws; 0 keeps none.
+	// view draws, and the inset above it; 0 keeps none.
 	Below int
+	// Inset is the magnifier band between the pool and the lane (inset.go), part of Below;
+	// the zero Inset is none.
+	Inset Inset
 }
 
 // Area returns the part of the canvas cells may occupy: x, y, width and height.
@@ -135,8 +138,13 @@ func (l *Layout) clamp() {
 	l.OY = clampAxis(l.OY, ay, ah, mh)
 }
 
-// Refit returns the layout that shows the whole pool on the same canvas, keeping Below.
-func (l Layout) Refit() Layout { return FitBelow(l.N, l.W, l.H, l.Below) }
+// Refit returns the layout that shows the whole pool on the same canvas, keeping the lane and
+// the inset.
+func (l Layout) Refit() Layout { return l.RefitTo(l.W, l.H) }
+
+// RefitTo returns the layout that shows the whole pool on a w×h canvas, keeping the lane and
+// the inset.
+func (l Layout) RefitTo(w, h int) Layout { return FitInset(l.N, w, h, l.laneBelow(), l.Inset.Want) }
 
 // Zoomed reports whether the view is closer than the one that shows the whole pool.
 func (l Layout) Zoomed() bool { return l.Level > l.FitLevel }
@@ -185,14 +193,19 @@ func (l Layout) Resize(w, h int) Layout {
 		return l
 	}
 	if !l.Zoomed() {
-		return FitBelow(l.N, w, h, l.Below)
+		return l.RefitTo(w, h)
 	}
 	ax, ay, aw, ah := l.Area()
 	cx, cy := ax+aw/2, ay+ah/2
 	z := l.Zoom()
 	mx := float64(cx-l.OX) * float64(z.Block) / float64(z.Cell)
 	my := float64(cy-l.OY) * float64(z.Block) / float64(z.Cell)
+	lane := l.laneBelow()
 	l.W, l.H = max(w, 1), max(h, 1)
+	if l.Inset.Want > 0 {
+		l.Inset = planFor(l.W, l.H, lane, l.Inset.Want)
+		l.Below = lane + l.Inset.Height()
+	}
 	// The level at which the kept arrangement fits the new canvas.
 	_, _, aw, ah = l.Area()
 	l.FitLevel = 0

@@ -9,15 +9,20 @@ type Fill struct {
 	Color RGBA // not premultiplied; A is the opacity
 }
 
-// Overlay is a list of fills, drawn in order. Its methods clip nothing but empty
-// rectangles; the app draws the list over the canvas, so fills may reach into the margins.
+// Overlay is a list of fills, drawn in order, then the labels over them (text.go). Its
+// methods clip nothing but empty rectangles; the app draws the lists over the canvas, so
+// fills may reach into the margins.
 type Overlay struct {
-	Fills []Fill
+	Fills  []Fill
+	Labels []Label
+	// Inset lists the buffers the layout's inset shows, item by item, -1 for an empty item
+	// (inset.go); the app paints them with the grid's next frame.
+	Inset []int32
 	taken [][2]int // scratch for Shades
 }
 
 // Reset empties the overlay, keeping its memory.
-func (o *Overlay) Reset() { o.Fills = o.Fills[:0] }
+func (o *Overlay) Reset() { o.Fills, o.Labels, o.Inset = o.Fills[:0], o.Labels[:0], o.Inset[:0] }
 
 // Add adds a fill of colour c at opacity alpha (0 to 1); invisible and empty fills are
 // skipped.
@@ -138,6 +143,15 @@ func (o *Overlay) Sum() uint64 {
 		mix(f.Y1)
 		mix(int(f.Color.pixel()))
 	}
+	mix(len(o.Labels))
+	for _, l := range o.Labels {
+		mix(l.X)
+		mix(l.Y)
+		mix(int(l.Color.pixel()))
+		for i := 0; i < len(l.Text); i++ {
+			mix(int(l.Text[i]))
+		}
+	}
 	return h
 }
 
@@ -209,10 +223,11 @@ const (
 )
 
 // Lane returns the rectangle of the lane under the grid: as wide as the visible part of the
-// pool (at least laneMinW when the area allows), just below its last row. It is empty
-// when the layout keeps no room below.
+// pool (at least laneMinW when the area allows), just below its last row, or below the
+// inset when there is one. It is empty when the layout keeps no room below.
 func (l Layout) Lane() Rect {
-	if l.Below <= laneGap {
+	below := l.laneBelow()
+	if below <= laneGap {
 		return Rect{}
 	}
 	ax, ay, aw, ah := l.Area()
@@ -223,8 +238,8 @@ func (l Layout) Lane() Rect {
 		x0 = min(max(mid-w/2, ax), ax+aw-w)
 		x1 = x0 + w
 	}
-	y0 := min(l.OY+mh, ay+ah) + laneGap
-	return Rect{x0, y0, x1, y0 + l.Below - laneGap}
+	y0 := min(l.OY+mh, ay+ah) + l.Inset.Height() + laneGap
+	return Rect{x0, y0, x1, y0 + below - laneGap}
 }
 
 // Lane is what a lane under the grid shows: a scan's progress and a tape of lookups.
@@ -315,7 +330,7 @@ func (p *Painter) Blend(f Fill) {
 }
 
 // MarkShapes are the shapes PaintMark draws a legend's mark in.
-var MarkShapes = []string{"checked", "trail", "cursor", "found", "burn", "bar", "hollow"}
+var MarkShapes = []string{"checked", "trail", "cursor", "found", "burn", "bar", "hollow", GlyphHourglass, GlyphPointer}
 
 // PaintMark paints a legend's mark in colour c, in one of MarkShapes, on a transparent square
 // of side pixels, as the grid shows it on a cell of side−6 pixels, and returns its RGBA bytes;
@@ -327,6 +342,7 @@ var MarkShapes = []string{"checked", "trail", "cursor", "found", "burn", "bar", 
 //   - found: an emptied cell half burnt, tinted in c, as a buffer a lookup found and dropped
 //   - burn: an empty cell burning in c, as a buffer just emptied unwritten
 //   - bar, hollow: a bar filled with c, or framed in c, as the lookups on a lane's tape
+//   - hourglass, pointer: a full cell with that glyph (glyph.go) in ink
 func PaintMark(t *Theme, shape string, c RGBA, side int) ([]byte, bool) {
 	side = min(max(side, 8), 128)
 	var p Painter
@@ -352,6 +368,9 @@ func PaintMark(t *Theme, shape string, c RGBA, side int) ([]byte, bool) {
 	case "burn":
 		p.pal.drop = c
 		p.cell(3, 3, side-6, 0, cellFlash{drop: 1})
+	case GlyphHourglass, GlyphPointer:
+		p.cell(3, 3, side-6, MakeCode(0, 1, false, false), cellFlash{})
+		o.Glyph(cell, shape, t.Hand)
 	case "bar", "hollow":
 		w := max(side/4, 2)
 		bar := Rect{(side - w) / 2, side / 6, (side + w) / 2, side - side/6}

@@ -11,6 +11,9 @@ type Frame struct {
 	Hand      int      // buffer the clock hand points at, or -1
 	Highlight int      // buffer being inspected, or -1
 	Flashes   *Flashes // flashes to draw; nil draws none (reduced motion)
+	// Inset lists the buffers the layout's inset shows, item by item (-1 for an empty
+	// item); nil or empty paints no items (inset.go).
+	Inset []int32
 }
 
 // Painter paints frames into one reused RGBA pixel buffer the size of the canvas. It keeps
@@ -35,6 +38,8 @@ type Painter struct {
 
 	damage []Rect
 	full   bool // the whole canvas was repainted since the last TakeDamage
+
+	inset insetShown // what the inset's items show
 }
 
 // Rect is a rectangle of canvas pixels, [X0, X1) × [Y0, Y1).
@@ -166,6 +171,7 @@ func (p *Painter) paint(f *Frame, r Rect) {
 			p.paintCells(f)
 		}
 	}
+	p.paintInset(f, r)
 	// Rings may reach into the margins; the rulers live there.
 	p.x0, p.y0, p.x1, p.y1 = r.X0, r.Y0, r.X1, r.Y1
 	if l.Visible(f.Highlight) {
@@ -193,6 +199,7 @@ func (p *Painter) remember(f *Frame, theme *Theme) {
 	}
 	p.shown, p.shownFlash, p.shownFirst = p.shown[:n], p.shownFlash[:n], first
 	copy(p.shown, f.Codes[first:end])
+	p.rememberInset(f)
 	if fl := f.flashes(); fl != nil {
 		for i, v := range fl.left[first:end] {
 			p.shownFlash[i] = flashKey(v)
@@ -243,6 +250,7 @@ func (p *Painter) Update(f *Frame) bool {
 		p.paintRegion(f, p.cellRegion(&f.Layout, first+i))
 	}
 	p.PaintMarks(f)
+	p.UpdateInset(f)
 	return len(p.damage) > damaged
 }
 

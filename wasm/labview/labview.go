@@ -19,7 +19,8 @@ import (
 // then, once per tick, Tick, Step (while playing), and Overlay; Step also when the reader
 // steps by hand.
 type View interface {
-	// Options says how the grid around the run is drawn and played.
+	// Options says how the grid around the run is drawn and played. The app asks after
+	// Attach, so the answer may depend on the run (the size of an inset).
 	Options() Options
 	// Attach points the view at a freshly built run. shown returns the role (an index in
 	// legend.Roles, -1 for empty) the grid last showed in buffer id, before the events of
@@ -60,6 +61,17 @@ type Options struct {
 	Runs bool
 	// Speeds is the ladder of speeds the lab plays at (playback.FreePlay, LabRange).
 	Speeds playback.Range
+	// Inset asks for a magnifier band of up to Inset items between the grid and the lane
+	// (grid.Inset), where the view shows buffers of its choosing large; 0 for none.
+	Inset int
+	// Close is the size in pixels of the cells the grid opens at, zoomed in about the buffer
+	// Focus returns, when the whole pool would be drawn at 1 pixel per buffer or less (a
+	// phone, a large pool): cells too small to see or tap. The reader's Fit shows the whole
+	// pool again. 0 always opens on the whole pool.
+	Close int
+	// Focus returns the buffer the opening zoom centres on, or -1 for the pool's first;
+	// nil is the same as -1.
+	Focus func() int
 }
 
 // StepChunk is the most steps Default runs in one sim.Step call. Each step reports a handful

@@ -13,13 +13,18 @@ func (Lab) Jobs() map[string]lab.Job {
 	return map[string]lab.Job{"sweep": runSweep}
 }
 
+// sweepChunk is how many steps a sweep's VACUUM runs between reports of its progress.
+const sweepChunk = 1 << 14
+
 // DefaultSweepKB are the ring sizes of the page's chart: 128kB (the smallest
 // vacuum_buffer_usage_limit) to 64MB, doubling.
 var DefaultSweepKB = []int{128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536}
 
 // runSweep runs VACUUM once per ring size with the other parameters as the page has them,
-// and returns per ring: kB, ring buffers, VACUUM's seconds and own WAL flushes, and the
-// foreground's hit ratio and TPS.
+// and returns per ring: kB, ring buffers, VACUUM's seconds and ring writes that waited for
+// WAL, and the foreground's hit ratio and TPS. Its progress counts pages vacuumed over all the
+// runs, reported every sweepChunk steps, so the page's bar moves during a long VACUUM and a
+// cancel stops it there.
 func runSweep(a lab.Args, _ func() float64, progress lab.Progress) (map[string]any, error) {
 	v, err := a.Values(table, nil)
 	if err != nil {
@@ -31,16 +36,28 @@ func runSweep(a lab.Args, _ func() float64, progress lab.Progress) (map[string]a
 	}
 	// Lists of any, as js.ValueOf takes them.
 	var rings, ringBuffers, flushes, secs, hits, tps []any
+	pages := TableBlocks(v.Text("table"))
+	total := pages * len(kbs)
 	for i, kb := range kbs {
-		if progress != nil && !progress(i, len(kbs), fmt.Sprintf("ring %dkB", kb), true) {
+		label := fmt.Sprintf("ring %dkB", kb)
+		if progress != nil && !progress(i*pages, total, label, true) {
 			return nil, lab.ErrCancelled
 		}
 		set := SetupOf(v)
 		set.RingKB = kb
-		c, err := RunToEnd(set)
+		r, err := NewRun(set)
 		if err != nil {
 			return nil, err
 		}
+		for !r.Done() {
+			if err := r.s.Step(sweepChunk); err != nil {
+				return nil, err
+			}
+			if progress != nil && !progress(i*pages+r.vr.blk, total, label, false) {
+				return nil, lab.ErrCancelled
+			}
+		}
+		c := r.Counters().(*Counters)
 		rings = append(rings, kb)
 		ringBuffers = append(ringBuffers, c.RingBuffers)
 		flushes = append(flushes, int(c.VacuumWALFlushes))
@@ -49,7 +66,7 @@ func runSweep(a lab.Args, _ func() float64, progress lab.Progress) (map[string]a
 		tps = append(tps, c.ForegroundTPS)
 	}
 	if progress != nil {
-		progress(len(kbs), len(kbs), "done", true)
+		progress(total, total, "done", true)
 	}
 	return map[string]any{
 		"rings": rings, "ringBuffers": ringBuffers, "vacuumWalFlushes": flushes,

@@ -67,11 +67,13 @@ type Counters struct {
 	RingBuffers        int     `counter:"ringBuffers" label:"Ring size" unit:"buffers" format:"count" doc:"Buffers in VACUUM's ring: the size asked for, capped at NBuffers/8; 0 for no ring."`
 	RingReuses         uint64  `counter:"ringReuses" label:"Ring reuses" unit:"buffers" format:"count" doc:"Times VACUUM reused a buffer of its ring for the next page (pg_stat_io reuses, context vacuum)."`
 	VacuumWrites       uint64  `counter:"vacuumWrites" label:"Written by VACUUM" unit:"pages" format:"count" doc:"Dirty ring buffers VACUUM wrote itself before reusing them (pg_stat_io writes, context vacuum)."`
-	VacuumWALFlushes   uint64  `counter:"vacuumWalFlushes" label:"VACUUM's forced WAL flushes" format:"count" doc:"Times VACUUM's ring came round to a page whose WAL was not yet flushed, so VACUUM had to wait in XLogFlush before writing it: flushing WAL itself, or waiting for a flush already under way."`
-	VacuumWALWaits     uint64  `counter:"vacuumWalWaits" sub:"true" label:"of which waited for another's flush" format:"count" doc:"Forced flushes where a flush under way (a commit's, the WAL writer's) already covered the page, so VACUUM waited for it instead of flushing again."`
-	WALWriterFlushes   uint64  `counter:"walwriterFlushes" label:"WAL writer flushes" format:"count" doc:"Flushes the WAL writer made on its rounds."`
-	CommitFlushes      uint64  `counter:"commitFlushes" label:"Commit flushes" format:"count" doc:"Flushes committing clients made (synchronous_commit on); commits that joined a flush already queued are not counted again."`
-	ClientFlushes      uint64  `counter:"clientFlushes" label:"Client victim flushes" format:"count" hidden:"true" doc:"Flushes clients made before writing a dirty victim."`
+	VacuumWALFlushes   uint64  `counter:"vacuumWalFlushes" label:"Ring writes that waited for WAL" unit:"pages" format:"count" doc:"Dirty ring buffers VACUUM could write only once WAL was flushed past the page's LSN: FlushBuffer called XLogFlush, which returns when WAL is flushed that far (src/backend/storage/buffer/bufmgr.c, FlushBuffer; src/backend/access/transam/xlog.c, XLogFlush). Either VACUUM flushed WAL itself (WAL flushes by VACUUM, below) or it slept while another process's flush covered the page. PostgreSQL counts no such total: the flushes are in pg_stat_wal.wal_sync (14 to 17) and pg_stat_io's fsyncs of object wal (18), the sleeps as wait event LWLock WALWrite."`
+	VacuumWALWaits     uint64  `counter:"vacuumWalWaits" sub:"true" label:"of which on another's flush" unit:"pages" format:"count" doc:"Ring writes whose WAL a flush already under way (a commit's, the WAL writer's) covered: VACUUM's XLogFlush slept on WALWriteLock (LWLockAcquireOrWait; wait event LWLock WALWrite) and, waking, found WAL flushed past the page, so it flushed nothing itself (xlog.c, XLogFlush)."`
+	WALFlushesAll      uint64  `counter:"walFlushesAll" label:"WAL flushes" format:"count" doc:"Times anybody wrote and synced WAL (XLogWrite with issue_xlog_fsync): pg_stat_wal.wal_sync in PostgreSQL 14 to 17, the sum of pg_stat_io's fsyncs of object wal in 18. The lines under it say who flushed; they add up to it."`
+	VacuumWALSyncs     uint64  `counter:"vacuumWalSyncs" sub:"true" label:"by VACUUM, to write a ring buffer" format:"count" doc:"Flushes VACUUM made itself in XLogFlush because nobody had flushed its ring buffer's WAL yet: counted in pg_stat_io (18) as fsyncs of object wal by VACUUM's backend type (a client backend for VACUUM, an autovacuum worker for autovacuum)."`
+	CommitFlushes      uint64  `counter:"commitFlushes" sub:"true" label:"by committing clients" format:"count" doc:"Flushes committing clients made (synchronous_commit on: RecordTransactionCommit calls XLogFlush); commits that joined a flush already queued are not counted again."`
+	WALWriterFlushes   uint64  `counter:"walwriterFlushes" sub:"true" label:"by the WAL writer" format:"count" doc:"Flushes the WAL writer made on its rounds (XLogBackgroundFlush; pg_stat_io backend type walwriter)."`
+	ClientFlushes      uint64  `counter:"clientFlushes" sub:"true" label:"by clients, to write a dirty victim" format:"count" doc:"Flushes clients made in FlushBuffer before writing a dirty buffer they took from the clock sweep for one of their own pages."`
 	ForegroundHitRatio float64 `counter:"foregroundHitRatio" label:"Foreground hit ratio" format:"ratio" of:"foregroundAccesses" doc:"Share of the clients' page accesses found in shared buffers."`
 	ForegroundAccesses uint64  `counter:"foregroundAccesses" label:"Foreground accesses" format:"count" hidden:"true"`
 	ForegroundTPS      float64 `counter:"foregroundTps" label:"Foreground TPS" unit:"tx/s" format:"number" doc:"The clients' committed transactions per second of virtual time."`
@@ -80,7 +82,9 @@ type Counters struct {
 	TablePages         int     `counter:"tablePages" label:"Table pages" format:"count" hidden:"true"`
 	RingCurrent        int     `counter:"ringCurrent" label:"Ring slot" format:"count" hidden:"true" doc:"The ring slot VACUUM used last."`
 	Done               bool    `counter:"done" label:"Done" format:"bool" hidden:"true"`
-	lab.Pool
+	// The pool's WAL flushes are the lab's own WAL flushes above, split by who flushed: its
+	// "forced by a dirty victim" leaves out VACUUM's ring writes, which are dirty victims too.
+	lab.Pool `hidden:"walFlushes,walFlushesBackend,walFlushesWriter"`
 }
 
 // Counters returns the ring lab's counters at zero.
@@ -121,6 +125,36 @@ func (r *Run) CheckInvariants() error {
 // Ring returns VACUUM's ring, nil for none.
 func (r *Run) Ring() *sim.BufferAccessStrategy { return r.vr.ring }
 
+// WALNow is the WAL as the run stands, in the model's time: what a view draws of it.
+type WALNow struct {
+	Inserted sim.LSN // the end of the last record inserted
+	Durable  sim.LSN // how far WAL is synced: flushes that have ended
+	Flushing sim.LSN // how far the flushes under way will sync it; Durable when none is
+	// VacuumWaitsFor is the position VACUUM waits in XLogFlush to see synced, before it can
+	// write its ring's next buffer; 0 when VACUUM is not waiting.
+	VacuumWaitsFor sim.LSN
+}
+
+// WALNow returns the WAL as the run stands. The model runs a unit of work whole at its start
+// (see the package doc): a flush a unit made has begun, and Durable moves past it only once
+// it has ended.
+func (r *Run) WALNow() WALNow {
+	vr := r.vr
+	w := WALNow{Inserted: r.s.Pool.WAL.Insert, Durable: vr.durable}
+	for _, f := range vr.flights {
+		if f.end <= vr.clock {
+			w.Durable = max(w.Durable, f.target)
+		} else {
+			w.Flushing = max(w.Flushing, f.target)
+		}
+	}
+	w.Flushing = max(w.Flushing, w.Durable)
+	if !vr.done && vr.clock < vr.vacWait.end {
+		w.VacuumWaitsFor = vr.vacWait.target
+	}
+	return w
+}
+
 // Table returns the catalog index of the vacuumed table.
 func (r *Run) Table() int { return 0 }
 
@@ -129,7 +163,8 @@ func (r *Run) Counters() any {
 	vr := r.vr
 	c := &Counters{
 		PagesVacuumed: uint64(vr.blk), PagesDirtied: vr.c.pagesDirtied, RingBuffers: vr.ring.RingSize(),
-		VacuumWALFlushes: vr.c.vacuumFlushes + vr.c.vacuumWaits, VacuumWALWaits: vr.c.vacuumWaits, WALWriterFlushes: vr.c.walwriterFlushes,
+		VacuumWALFlushes: vr.c.vacuumFlushes + vr.c.vacuumWaits, VacuumWALWaits: vr.c.vacuumWaits,
+		WALFlushesAll: r.s.Stats().WALFlushes, VacuumWALSyncs: vr.c.vacuumFlushes, WALWriterFlushes: vr.c.walwriterFlushes,
 		CommitFlushes: vr.c.commitFlushes, ClientFlushes: vr.c.clientFlushes,
 		ForegroundAccesses: vr.c.fgAccesses, Transactions: vr.c.txns,
 		VacuumBlock: vr.blk, TablePages: vr.set.TableBlocks, Done: vr.done,
@@ -166,12 +201,19 @@ func (r *Run) Legend() lab.Legend {
 	}
 }
 
-// RingMarks are the marks the ring lab's view draws over the grid and in the lane under it.
+// RingMarks are the marks the ring lab's view draws over the grid, in the magnified ring
+// under it, and in the lane under that. Each is a shape, so none is told by colour alone.
 var RingMarks = []lab.Swatch{
 	{Key: "ring", Label: "Ring member (outline)", Shape: "hollow", Light: "#7a3e9d", Dark: "#c38ee0",
 		Doc: "A buffer in VACUUM's ring. VACUUM reuses it for a later page when nobody pins it and its usage count is at most 1; otherwise a buffer from the clock sweep takes its slot."},
-	{Key: "vacuum", Label: "VACUUM's slot (thick ring)", Shape: "cursor",
-		Doc: "The ring buffer VACUUM used last; markers in the rulers point at it."},
-	{Key: "wal", Label: "The WAL bar under the grid", Shape: "bar", Wide: true, Light: "#7a3e9d", Dark: "#c38ee0",
-		Doc: "The last 1MB of WAL inserted, newest at the right: filled up to the flushed position, hollow beyond it. Each flush leaves a tick at the position it flushed to: a full-height tick when VACUUM was forced to flush, a tick on the top half for a commit, on the bottom half for the WAL writer."},
+	{Key: "magnified", Label: "The ring, magnified (under the grid)", Shape: "usage", Wide: true,
+		Doc: "Every buffer of VACUUM's ring, slot by slot in the order VACUUM uses them, drawn large as the grid draws it (colour, usage ticks, dirty corner), with the marks below; tap or hover one to inspect it. A ring too long for the band shows the page of slots VACUUM is in."},
+	{Key: "vacuum", Label: "VACUUM's slot: the page being read (thick ring)", Shape: "cursor",
+		Doc: "The ring buffer VACUUM read its latest page into; markers in the rulers point at it in the pool."},
+	{Key: "next", Label: "Reused next (pointer)", Shape: "pointer",
+		Doc: "The ring's next slot: VACUUM reuses its buffer for its next page, writing the page in it first when VACUUM dirtied it."},
+	{Key: "waits", Label: "Waits for a WAL flush (hourglass)", Shape: "hourglass",
+		Doc: "A page VACUUM dirtied whose WAL is not yet flushed past its LSN: before it can be written, WAL must be flushed that far (FlushBuffer calls XLogFlush). On VACUUM's slot it means VACUUM is waiting for that flush now."},
+	{Key: "wal", Label: "The WAL bar under the ring", Shape: "bar", Wide: true, Light: "#7a3e9d", Dark: "#c38ee0",
+		Doc: "The last 1MB of WAL inserted, newest at the right, labelled on the canvas: filled up to \"flushed\" (synced to disk), striped where a flush is under way, hollow up to \"inserted\". \"VACUUM waiting\" and an hourglass mark the position VACUUM waits to see flushed. Each flush leaves a tick where it flushed to: full height when VACUUM flushed itself, on the top half for a commit, on the bottom half for the WAL writer."},
 }

@@ -100,9 +100,7 @@ var table = &lab.Table{
 const MaxClients = 256
 
 func sharedBuffers() lab.Param {
-	p := lab.SharedBuffers("The size of the pool. Every ring is capped at an eighth of it.")
-	p.Default = DefaultSharedBuffers
-	return p
+	return lab.SharedBuffersDefault("The size of the pool. Every ring is capped at an eighth of it.", DefaultSharedBuffers)
 }
 
 // parseRing reads default, 0 or a size from 128kB to 16GB, keeping it as written.

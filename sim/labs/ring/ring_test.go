@@ -186,6 +186,25 @@ func TestSweepJob(t *testing.T) {
 	if _, err := (Lab{}).Jobs()["sweep"](lab.Args{"rings": []float64{1}}, nil, nil); err == nil {
 		t.Error("a ring of 1kB was accepted")
 	}
+	// Progress counts pages over all the runs, within each VACUUM too, and a cancel stops
+	// the sweep within a VACUUM.
+	var seen []int
+	calls := 0
+	args["table"] = "512MB"
+	_, err = Lab{}.Jobs()["sweep"](args, nil, func(done, total int, _ string, _ bool) bool {
+		if total != 2*65536 {
+			t.Fatalf("progress total %d, want the pages of two VACUUMs of 512MB", total)
+		}
+		seen = append(seen, done)
+		calls++
+		return done < 65536/2
+	})
+	if err != lab.ErrCancelled {
+		t.Errorf("a sweep told to stop returned %v", err)
+	}
+	if last := seen[len(seen)-1]; last < 65536/2 || last >= 65536 || calls < 3 {
+		t.Errorf("progress %v: the first VACUUM was not stopped half way", seen)
+	}
 }
 
 // TestCrowdedPoolWaitsForTheDeviceOnce: when command-driven backends pin nearly every buffer,

@@ -102,7 +102,10 @@ type vacuumRun struct {
 	// violation is the first broken rule met inside a step, for checkInvariants.
 	violation error
 	// inVacuum is set while VACUUM's unit runs.
-	inVacuum  bool
+	inVacuum bool
+	// vacWait is the flush VACUUM's XLogFlush last waited for: its own, or one under way it
+	// slept on. VACUUM is waiting until it ends.
+	vacWait   flight
 	lastFlush sim.Duration // the WAL writer's last flush
 	asyncLSN  sim.LSN      // XLogCtl->asyncXactLSN: the latest asynchronous commit
 
@@ -333,6 +336,7 @@ func (r *vacuumRun) walWait(lsn sim.LSN) bool {
 	r.p.WAL.Flushed = max(r.p.WAL.Flushed, f.target)
 	if r.inVacuum {
 		r.c.vacuumWaits++
+		r.vacWait = f
 	}
 	return true
 }
@@ -376,6 +380,9 @@ func (r *vacuumRun) vacuumPage() (sim.Duration, error) {
 		return p.ReleaseBuffer(&r.vacB, id)
 	})
 	r.c.vacuumFlushes += flushes
+	if flushes > 0 {
+		r.vacWait = r.flights[len(r.flights)-1] // the flush VACUUM booked for itself
+	}
 	r.blk++
 	r.done = r.blk >= r.set.TableBlocks
 	return cost, err

@@ -1,6 +1,7 @@
 // The ring lab's tour and exercise (js/guide.js): VACUUM's ring of buffers and the WAL
 // flushes it forces when it comes round to a page whose WAL is not yet flushed.
 
+import { count, plural } from '../../format.js';
 import { counters, pick, runSteps, yesNo } from '../../guide.js';
 
 export const tour = [
@@ -10,14 +11,17 @@ export const tour = [
     params: { shared_buffers: '128MB', version: '16', ring: 'default', table: '80MB', dirty_share: '100', clients: '0' },
     predict: { question: 'With PostgreSQL 16\'s 256kB ring (32 buffers) and no other activity, will VACUUM have to flush WAL itself?', choices: yesNo },
     run: { toEnd: true },
-    answer: (bs) => (counters(bs).vacuumWalFlushes > 0 ? 'yes' : 'no'),
-    explain: (bs) => `VACUUM forced ${counters(bs).vacuumWalFlushes} WAL flushes and wrote ${counters(bs).vacuumWrites} pages itself: each lap of a small ring reaches pages whose records are still unflushed.`,
+    answer: (bs) => (counters(bs).vacuumWalSyncs > 0 ? 'yes' : 'no'),
+    explain: (bs) => {
+      const c = counters(bs);
+      return `VACUUM wrote ${count(c.vacuumWrites)} pages itself, and ${count(c.vacuumWalFlushes)} of those writes waited for WAL: ${plural(c.vacuumWalSyncs, 'flush', 'flushes')} VACUUM made itself, ${count(c.vacuumWalWaits)} on the WAL writer's. Each lap of a small ring reaches pages whose records are still unflushed.`;
+    },
   },
   {
     title: 'A larger ring',
     text: 'PostgreSQL 17 raised the default to 2MB (vacuum_buffer_usage_limit): 256 buffers, so the WAL writer has longer to flush a page\'s record before the ring comes back to it.',
     params: { version: '17' },
-    predict: { question: 'The 256kB ring forced about one WAL flush per lap, one per 32 pages VACUUM wrote. Will the 2MB ring force fewer per page written?', choices: yesNo },
+    predict: { question: 'With the 256kB ring about one write per lap, one per 32 pages VACUUM wrote, waited for WAL. Will fewer writes per page written wait with the 2MB ring?', choices: yesNo },
     run: { toEnd: true },
     answer: (bs) => {
       const c = counters(bs);
@@ -25,8 +29,8 @@ export const tour = [
     },
     explain: (bs) => {
       const c = counters(bs);
-      const per = c.vacuumWalFlushes > 0 ? `one per ${Math.round(c.vacuumWrites / c.vacuumWalFlushes)} pages written` : 'none at all';
-      return `VACUUM forced ${c.vacuumWalFlushes} WAL flushes and wrote ${c.vacuumWrites} pages with a ring of ${c.ringBuffers} buffers: ${per}, against one per 32 with 256kB.`;
+      const per = c.vacuumWalFlushes > 0 ? `one per ${count(Math.round(c.vacuumWrites / c.vacuumWalFlushes))} pages written` : 'none at all';
+      return `${count(c.vacuumWalFlushes)} of the ${count(c.vacuumWrites)} pages VACUUM wrote with a ring of ${count(c.ringBuffers)} buffers waited for WAL: ${per}, against one per 32 with 256kB.`;
     },
   },
   {
@@ -45,7 +49,7 @@ const buckets = [
 export const exercises = [
   {
     id: 'flushes',
-    title: 'how many WAL flushes will VACUUM force?',
+    title: 'how many WAL flushes will VACUUM make?',
     make(rand) {
       const params = {
         shared_buffers: '128MB', version: '17', ring: pick(rand, ['0', '256kB', '2MB', '16MB']), table: pick(rand, ['40MB', '80MB']),
@@ -61,10 +65,10 @@ export const exercises = [
     solve(bs) {
       runSteps(bs, Infinity);
       const c = counters(bs);
-      const n = c.vacuumWalFlushes;
+      const n = c.vacuumWalSyncs;
       return {
         answer: buckets.find((b) => b.test(n)).value,
-        explain: `VACUUM forced ${n} WAL flushes and wrote ${c.vacuumWrites} pages itself, reusing ring buffers ${c.ringReuses} times (ring of ${c.ringBuffers} buffers). Pages it does not change need no WAL; without a ring, its pages stay in shared buffers and others write them later.`,
+        explain: `VACUUM flushed WAL ${plural(n, 'time')} and wrote ${count(c.vacuumWrites)} pages itself, reusing ring buffers ${count(c.ringReuses)} times (ring of ${count(c.ringBuffers)} buffers). Pages it does not change need no WAL; without a ring, its pages stay in shared buffers and others write them later.`,
       };
     },
   },

@@ -1,19 +1,20 @@
 // The ring lab's page: its introduction, the notes under its controls, and a chart of
-// VACUUM's duration and the foreground's misses against ring size, computed in the
-// experiment worker (the lab's sweep job). Everything else (form, counters, legend,
-// playback) is the page's own, built from the lab's tables.
+// VACUUM's duration and the foreground's misses against ring size, each on its own axis,
+// computed in the experiment worker (the lab's sweep job) as soon as the lab opens, with
+// progress and a cancel button. Everything else (form, counters, legend, playback) is the
+// page's own, built from the lab's tables; numbers are written as format.js writes them.
 
 import { LogChart } from '../../chart.js';
 import * as experiments from '../../experiments.js';
 import { exportButtons } from '../../exports.js';
-import { count, seconds } from '../../format.js';
+import { count, percent, plural, seconds, share } from '../../format.js';
 import { tour, exercises } from './guide.js';
 
 const $ = (id) => document.getElementById(id);
 
 // The static HTML of the lab's cards: no data is ever interpolated into it.
 const INTRO = `    <p>VACUUM reads a table through a small <em>ring</em> of shared buffers, so that it does not push everybody else's pages out. When the ring comes round to a page VACUUM dirtied moments ago, the page can only be written once the WAL is flushed up to its LSN. With a small ring nobody has flushed yet, so VACUUM waits for a WAL flush of its own again and again; with a larger one, committing clients and the WAL writer flush first, but VACUUM takes more buffers from the foreground.</p>
-    <p>Play the run and watch the outlined ring and the WAL bar under the grid; the chart below sweeps the ring size.</p>
+    <p>Under the grid the ring is drawn large, slot by slot: VACUUM's slot has a thick ring, the slot it reuses next a pointer, and a page that cannot be written before a WAL flush an hourglass. Under it the WAL bar shows what is inserted, what is flushed and where VACUUM waits. The chart below sweeps the ring size.</p>
 `;
 const WIDE = `    <section class="card chart-card" id="ring-card" aria-labelledby="ring-heading">
       <div class="card-head">
@@ -34,6 +35,7 @@ const WIDE = `    <section class="card chart-card" id="ring-card" aria-labelledb
       </div>
       <div class="job-start" id="ring-start">
         <button type="button" id="ring-run" class="small-button">Compute the chart</button>
+        <span id="ring-start-note" class="small muted"></span>
       </div>
       <p id="ring-summary" class="summary" aria-live="polite"></p>
     </section>
@@ -42,8 +44,20 @@ const WIDE = `    <section class="card chart-card" id="ring-card" aria-labelledb
 // The ring sizes of the chart, in kB (sim/labs/ring DefaultSweepKB).
 const RINGS = [128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
 
+// AUTO_KB is the largest table the chart is computed for as soon as the lab opens or its
+// settings change: ten VACUUMs of the 4GB default take seconds in the worker; larger tables
+// wait for the reader's click.
+const AUTO_KB = 4 * 1024 * 1024;
+
 function size(kb) {
   return kb >= 1024 ? `${kb / 1024}MB` : `${kb}kB`;
+}
+
+// tableKB reads the table parameter in kB, or null.
+function tableKB(text) {
+  const m = /^(\d+)\s*(kB|MB|GB|TB)$/i.exec(String(text || '').trim());
+  if (!m) return null;
+  return Number(m[1]) * { kb: 1, mb: 1024, gb: 1024 ** 2, tb: 1024 ** 3 }[m[2].toLowerCase()];
 }
 
 // ringKB reads the ring parameter: null for default or 0.
@@ -60,16 +74,18 @@ class RingCard {
     this.failed = ''; // why the last computation failed, shown until the next
     this.key = '';
     this.job = null;
+    this.cache = new Map(); // results by settings, so going back to them draws at once
     this.chart = new LogChart($('ring-chart'), {
       xLabel: 'ring size',
-      yLabel: 'VACUUM seconds · foreground miss ratio',
+      yLabel: "VACUUM's duration",
       xName: 'ring',
       series: [
-        { label: 'VACUUM duration (s)', colour: '--chart-scan' },
-        { label: 'foreground miss ratio (1 − hit ratio)', colour: '--chart-lookup', dash: [4, 4] },
+        { label: "VACUUM's duration", colour: '--chart-scan' },
+        { label: "foreground misses (share of the clients' page accesses)", colour: '--chart-lookup', dash: [4, 4], axis: 2 },
       ],
       xValue: (x) => size(x),
-      yValue: (y) => (y >= 1 ? seconds(y) : y.toPrecision(2)),
+      yValue: seconds,
+      y2: { label: 'foreground misses', value: share },
       markers: () => this.markers(),
     });
     $('ring-cancel').addEventListener('click', () => this.job && this.job.cancel());
@@ -90,16 +106,23 @@ class RingCard {
   loaded(params) {
     this.params = params;
     const key = JSON.stringify(this.settings());
-    $('ring-desc').textContent = `One VACUUM of a ${params.table} table per ring size from 128kB to 64MB, with shared_buffers ${params.shared_buffers}, ${params.clients} clients and the other settings as above. Every ring is capped at NBuffers/8.`;
+    $('ring-desc').textContent = `One VACUUM of a ${params.table} table per ring size from 128kB to 64MB, with shared_buffers ${params.shared_buffers}, ${plural(Number(params.clients), 'client')} and the other settings as above. Every ring is capped at NBuffers/8.`;
     if (key === this.key) {
       this.show();
       return;
     }
     this.key = key;
     if (this.job) this.job.cancel();
-    this.result = null;
+    this.result = this.cache.get(key) || null;
     this.failed = '';
     this.show();
+    if (this.result) return;
+    const kb = tableKB(params.table);
+    if (kb !== null && kb <= AUTO_KB) {
+      this.compute();
+      return;
+    }
+    $('ring-start-note').textContent = `Ten VACUUMs of a ${params.table} table: about a minute in the background.`;
   }
 
   markers() {
@@ -113,26 +136,38 @@ class RingCard {
     this.failed = '';
     $('ring-summary').textContent = '';
     $('ring-start').hidden = true;
+    $('ring-start-note').textContent = '';
     $('ring-job').hidden = false;
+    $('ring-card').dataset.state = 'running';
     const bar = $('ring-progress');
     bar.removeAttribute('value');
     $('ring-progress-text').textContent = 'Starting…';
+    // done and total count pages vacuumed over the ten runs.
     const job = experiments.run('sweep', { lab: 'ring', ...this.settings(), rings: RINGS }, (done, total, label) => {
       bar.max = total;
       bar.value = done;
-      $('ring-progress-text').textContent = `VACUUM ${done} of ${total} done (${label})`;
+      const k = Math.min(Math.floor((done / total) * RINGS.length) + 1, RINGS.length);
+      $('ring-progress-text').textContent = done >= total ? 'Drawing…' : `VACUUM ${k} of ${RINGS.length}, ${label}: ${percent(done / total, 1)} of all done`;
     });
     this.job = job;
     job.promise.then((res) => {
+      if (res) this.cache.set(key, res); // null: cancelled
       if (this.key === key) this.result = res;
     }, (err) => {
-      if (this.job === job) this.failed = experiments.failure(err, 'The chart could not be computed');
+      if (this.job !== job) return;
+      this.failed = experiments.failure(err, 'The chart could not be computed');
+      $('ring-card').dataset.state = 'failed';
     }).finally(() => {
       if (this.job !== job) return;
       this.job = null;
+      const cancelled = !this.result && $('ring-card').dataset.state === 'running';
       $('ring-job').hidden = true;
       $('ring-start').hidden = Boolean(this.result);
       this.show();
+      if (cancelled) {
+        $('ring-card').dataset.state = 'cancelled';
+        $('ring-summary').textContent = 'Cancelled: compute the chart when you want it.';
+      }
     });
   }
 
@@ -143,15 +178,19 @@ class RingCard {
     if (!r) {
       this.chart.setData(null);
       $('ring-start').hidden = Boolean(this.job);
-      if (!this.job) $('ring-summary').textContent = this.failed;
+      if (!this.job) {
+        $('ring-summary').textContent = this.failed;
+        $('ring-card').dataset.state = this.failed ? 'failed' : 'waiting';
+      }
       return;
     }
+    $('ring-card').dataset.state = 'done';
     const miss = r.foregroundHitRatio.map((h) => Math.max(1 - h, 1e-6));
     this.chart.setData(r.rings, [r.vacuumSeconds, miss]);
     const i256 = r.rings.indexOf(256);
     const i16 = r.rings.indexOf(16384);
     if (i256 >= 0 && i16 >= 0) {
-      $('ring-summary').textContent = `VACUUM takes ${seconds(r.vacuumSeconds[i256])} with a 256kB ring (${count(r.vacuumWalFlushes[i256])} WAL flushes of its own) and ${seconds(r.vacuumSeconds[i16])} with 16MB (${count(r.vacuumWalFlushes[i16])}); the foreground's hit ratio goes from ${(100 * r.foregroundHitRatio[i256]).toFixed(2)}% to ${(100 * r.foregroundHitRatio[i16]).toFixed(2)}%.`;
+      $('ring-summary').textContent = `VACUUM takes ${seconds(r.vacuumSeconds[i256])} with a 256kB ring, where ${count(r.vacuumWalFlushes[i256])} of its writes wait for WAL, and ${seconds(r.vacuumSeconds[i16])} with 16MB, where ${count(r.vacuumWalFlushes[i16])} do; the foreground misses ${share(1 - r.foregroundHitRatio[i256])} of its page accesses with the first and ${share(1 - r.foregroundHitRatio[i16])} with the second (hit ratio ${percent(r.foregroundHitRatio[i256], 1)} and ${percent(r.foregroundHitRatio[i16], 1)}).`;
     }
   }
 
