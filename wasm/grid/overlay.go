@@ -315,7 +315,77 @@ func (p *Painter) Blend(f Fill) {
 }
 
 // MarkShapes are the shapes PaintMark draws a legend's mark in.
-var MarkShapes = []string{"checked", "trail", "cursor", "found", "burn", "bar", "hollow"}
+var MarkShapes = []string{"checked", "trail", "cursor", "found", "burn", "bar", "hollow", "tick", "cross", "hourglass"}
+
+// glyphs are the shapes Glyph draws over a cell, as 7×7 bitmaps, so that marks differ by
+// shape and not by colour alone.
+var glyphs = map[string][glyphSide]string{
+	"tick": {
+		"......#",
+		".....##",
+		"....##.",
+		"#..##..",
+		"##.##..",
+		".###...",
+		"..#....",
+	},
+	"cross": {
+		"##...##",
+		"###.###",
+		".#####.",
+		"..###..",
+		".#####.",
+		"###.###",
+		"##...##",
+	},
+	"hourglass": {
+		"#######",
+		".#####.",
+		"..###..",
+		"...#...",
+		"..#.#..",
+		".#...#.",
+		"#######",
+	},
+}
+
+// glyphSide is the side of a glyph's bitmap.
+const glyphSide = 7
+
+// Glyph adds shape (tick, cross or hourglass) in colour c over buffer id's cell, when the cell
+// is visible, on a one-pixel halo of the grid's background so that it reads over any fill. A
+// glyph pixel is a whole number of canvas pixels, as many as fit the cell; on a cell smaller
+// than the glyph it is drawn one to one, centred, over the neighbours' edges. It reports
+// whether shape is a glyph.
+func (o *Overlay) Glyph(l *Layout, id int, shape string, c RGBA, t *Theme, alpha float64) bool {
+	g, ok := glyphs[shape]
+	if !ok || !l.Visible(id) {
+		return ok
+	}
+	x, y, s := l.CellRect(id)
+	o.glyph(g, x+s/2, y+s/2, max(s/glyphSide, 1), c, t.Background, alpha)
+	return true
+}
+
+// glyph adds bitmap g centred on (cx, cy), each of its pixels px×px, over a halo.
+func (o *Overlay) glyph(g [glyphSide]string, cx, cy, px int, c, halo RGBA, alpha float64) {
+	x0, y0 := cx-glyphSide*px/2, cy-glyphSide*px/2
+	for pass := range 2 {
+		for r, row := range g {
+			for k := 0; k < len(row); k++ {
+				if row[k] != '#' {
+					continue
+				}
+				cell := Rect{x0 + k*px, y0 + r*px, x0 + (k+1)*px, y0 + (r+1)*px}
+				if pass == 0 {
+					o.Add(Rect{cell.X0 - 1, cell.Y0 - 1, cell.X1 + 1, cell.Y1 + 1}, halo, alpha)
+				} else {
+					o.Add(cell, c, alpha)
+				}
+			}
+		}
+	}
+}
 
 // PaintMark paints a legend's mark in colour c, in one of MarkShapes, on a transparent square
 // of side pixels, as the grid shows it on a cell of side−6 pixels, and returns its RGBA bytes;
@@ -327,6 +397,7 @@ var MarkShapes = []string{"checked", "trail", "cursor", "found", "burn", "bar", 
 //   - found: an emptied cell half burnt, tinted in c, as a buffer a lookup found and dropped
 //   - burn: an empty cell burning in c, as a buffer just emptied unwritten
 //   - bar, hollow: a bar filled with c, or framed in c, as the lookups on a lane's tape
+//   - tick, cross, hourglass: a full cell with the glyph in c over it, as Glyph draws it
 func PaintMark(t *Theme, shape string, c RGBA, side int) ([]byte, bool) {
 	side = min(max(side, 8), 128)
 	var p Painter
@@ -352,6 +423,9 @@ func PaintMark(t *Theme, shape string, c RGBA, side int) ([]byte, bool) {
 	case "burn":
 		p.pal.drop = c
 		p.cell(3, 3, side-6, 0, cellFlash{drop: 1})
+	case "tick", "cross", "hourglass":
+		p.cell(3, 3, side-6, MakeCode(0, 1, false, false), cellFlash{})
+		o.glyph(glyphs[shape], side/2, side/2, max((side-6)/glyphSide, 1), c, t.Background, 1)
 	case "bar", "hollow":
 		w := max(side/4, 2)
 		bar := Rect{(side - w) / 2, side / 6, (side + w) / 2, side - side/6}
