@@ -67,7 +67,10 @@ func (v *View) Inspect(id int) []labview.Detail {
 	if !d.State.Has(sim.BM_TAG_VALID) {
 		return nil
 	}
-	l := v.srv.Index.LeafByBlock(d.Tag.Block)
+	if !v.srv.IsIndexPage(d.Tag) {
+		return nil
+	}
+	l := v.srv.LeafAt(d.Tag)
 	if l == nil {
 		return []labview.Detail{{Label: "Index page", Value: "the metapage"}}
 	}
