@@ -300,9 +300,9 @@ func (r *run) Legend() lab.Legend {
 			return 1
 		},
 		Marks: append(append([]lab.Swatch{}, lab.MarkEmpty, lab.MarkUsage, lab.MarkDirty, lab.MarkPinned),
-			lab.Swatch{Key: "hintset", Label: "Hints set (thin ring)", Shape: "cursor", Light: hintSet[0], Dark: hintSet[1], Motion: true, Doc: "_bt_killitems or a unique check just marked items of this leaf LP_DEAD: later scans skip them."},
-			lab.Swatch{Key: "hintlost", Label: "Hints lost (thick ring)", Shape: "cursor", Light: hintLost[0], Dark: hintLost[1], Motion: true, Doc: "_bt_killitems just dropped a scan's hints for this leaf: its LSN had moved while the pin was dropped, or a split moved the items. Later scans visit those dead rows again."},
-			lab.Swatch{Key: "vacuumwait", Label: "VACUUM waiting (thickest ring, ruler markers)", Shape: "cursor", Light: waiting[0], Dark: waiting[1], Doc: "VACUUM waits here in LockBufferForCleanup until every other backend has unpinned the leaf."},
+			lab.Swatch{Key: "hintset", Label: "Hints set (tick)", Shape: "tick", Light: hintSet[0], Dark: hintSet[1], Doc: "_bt_killitems or a unique check just marked items of this leaf LP_DEAD: later scans skip them."},
+			lab.Swatch{Key: "hintlost", Label: "Hints lost (cross)", Shape: "cross", Light: hintLost[0], Dark: hintLost[1], Doc: "_bt_killitems just dropped a scan's hints for this leaf: its LSN had moved while the pin was dropped, or a split moved the items. Later scans visit those dead rows again."},
+			lab.Swatch{Key: "vacuumwait", Label: "VACUUM waiting (hourglass, ruler markers)", Shape: "hourglass", Light: waiting[0], Dark: waiting[1], Doc: "VACUUM waits here in LockBufferForCleanup until every other backend has unpinned the leaf. Only a scan that keeps its leaf pin makes it wait: choose keep pin (before 9.5) to see it."},
 			lab.Swatch{Key: "items", Label: "Items: hover a leaf", Wide: true, Shape: "hollow", Light: "#8a8a8a", Dark: "#a0a0a0", Doc: "Hovering or tapping a leaf lists its items as pageinspect's bt_page_items does (the dead column is LP_DEAD), with how many are live, dead but unmarked, and LP_DEAD."},
 		),
 	}
