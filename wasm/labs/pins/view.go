@@ -27,13 +27,15 @@ import (
 type View struct {
 	labview.Default
 	srv *simpins.Server
-	// now is the seconds the run has played: the wall clock, advanced only over ticks in
-	// which the run stepped, so a mark stays while the reader pauses to look at it.
-	now     float64
-	wall    float64          // wall seconds at the last tick
-	stepped bool             // the run stepped since the last tick
-	recent  map[int32]recent // buffer → its latest hint event
-	drawn   uint64           // the overlay's sum last reported
+	// now is the seconds the run has played: the wall clock, advanced only when the run
+	// steps, by the wall time since it last stepped (at most maxStepGap), so that a mark
+	// stays while the reader pauses to look at it and a slow frame does not age it at once.
+	now      float64
+	wall     float64          // wall seconds at the last tick
+	stepWall float64          // wall seconds when the run last stepped, -1 before it has
+	recent   map[int32]recent // buffer → its latest hint event
+	drawn    uint64           // the overlay's sum last reported
+	reduced  bool             // the last overlay was drawn without motion
 }
 
 // recent is a buffer's latest hint event and when it was noted.
@@ -46,6 +48,10 @@ type recent struct {
 // its first half, then fading (unless the reader asks for reduced motion).
 const markSeconds = 1.0
 
+// maxStepGap bounds how far one stepping moves the marks' clock: the wall time since the
+// last one, up to a sixth of a second (ten ticks).
+const maxStepGap = 1.0 / 6
+
 // NewView returns a view for one run, for the registry.
 func NewView() labview.View { return &View{} }
 
@@ -56,7 +62,7 @@ func (v *View) Options() labview.Options {
 
 // Attach finds the run's server.
 func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int32) int) {
-	v.srv, v.recent, v.now, v.stepped = nil, map[int32]recent{}, 0, false
+	v.srv, v.recent, v.now, v.stepWall = nil, map[int32]recent{}, 0, -1
 	if r, ok := run.(interface{ Server() *simpins.Server }); ok {
 		v.srv = r.Server()
 	}
@@ -153,10 +159,11 @@ type Leaf struct {
 }
 
 // Mark is a mark the overlay draws on a buffer: the legend's key of the mark (hintset,
-// hintlost, vacuumwait) and the buffer.
+// hintlost, vacuumwait), the buffer, and the opacity it is drawn at (1 until it fades).
 type Mark struct {
-	Mark   string `json:"mark"`
-	Buffer int    `json:"buffer"`
+	Mark     string  `json:"mark"`
+	Buffer   int     `json:"buffer"`
+	Strength float64 `json:"strength"`
 }
 
 // Stats describes the leftmost leaves that are in buffers, in key order, under "leaves",
@@ -195,14 +202,23 @@ func (v *View) marks() []Mark {
 			if r.lost {
 				k = "hintlost"
 			}
-			out = append(out, Mark{Mark: k, Buffer: int(id)})
+			out = append(out, Mark{Mark: k, Buffer: int(id), Strength: v.strength(r)})
 		}
 	}
 	if id, ok := v.waiting(); ok {
-		out = append(out, Mark{Mark: "vacuumwait", Buffer: id})
+		out = append(out, Mark{Mark: "vacuumwait", Buffer: id, Strength: 1})
 	}
 	slices.SortFunc(out, func(a, b Mark) int { return cmp.Or(a.Buffer-b.Buffer, strings.Compare(a.Mark, b.Mark)) })
 	return out
+}
+
+// strength is the opacity of hint r's mark: full for the first half of its time, then fading,
+// unless the reader asks for reduced motion.
+func (v *View) strength(r recent) float64 {
+	if v.reduced {
+		return 1
+	}
+	return min(1, max(0, 2-2*(v.now-r.at)/markSeconds))
 }
 
 // waiting returns the buffer of the leaf VACUUM waits for, if it waits.
@@ -245,7 +261,10 @@ func (v *View) leaf(id int, l *simpins.Leaf) Leaf {
 // set or lost.
 func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event, bool)) (int, error) {
 	return v.Default.Step(run, n, stop, func(events []sim.Event, flash bool) {
-		v.stepped = true
+		if v.stepWall >= 0 {
+			v.now += min(max(v.wall-v.stepWall, 0), maxStepGap)
+		}
+		v.stepWall = v.wall
 		for i := range events {
 			e := &events[i]
 			if e.Buffer >= 0 && (e.Kind == simpins.EvHintSet || e.Kind == simpins.EvHintLost) {
@@ -258,19 +277,15 @@ func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event,
 	})
 }
 
-// Tick advances the clock the marks fade by, over the last tick only if the run stepped in
-// it: while the reader pauses, the marks stay as they are.
-func (v *View) Tick(_ int, wallSeconds float64) {
-	if v.stepped {
-		v.now += max(wallSeconds-v.wall, 0)
-	}
-	v.wall, v.stepped = wallSeconds, false
-}
+// Tick notes the wall clock; the marks' clock moves on only when the run steps (Step), so
+// while the reader pauses the marks stay as they are.
+func (v *View) Tick(_ int, wallSeconds float64) { v.wall = wallSeconds }
 
 // Overlay marks the leaves with recent hints, a tick where they were set and a cross where
 // they were lost, and the one VACUUM waits for with an hourglass and ruler markers.
 func (v *View) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool {
 	o.Reset()
+	v.reduced = reduced
 	set, _ := t.Mark("hintset")
 	lost, _ := t.Mark("hintlost")
 	wait, _ := t.Mark("vacuumwait")
@@ -280,10 +295,7 @@ func (v *View) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced b
 			delete(v.recent, id)
 			continue
 		}
-		alpha := 1.0
-		if !reduced {
-			alpha = min(1, 2-2*age/markSeconds)
-		}
+		alpha := v.strength(r)
 		if r.lost {
 			o.Glyph(l, int(id), "cross", lost, t, alpha)
 		} else {
