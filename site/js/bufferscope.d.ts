@@ -387,8 +387,14 @@ export interface PinsCounters {
   contentLockWaits: number;
   /** Leaf pages */
   leaves: number;
-  /** Server time (s): The server's simulated clock. */
+  /** Server time (simulated) (s): The server's simulated clock. The run simulates its duration divided by the time scale; every time of the lab's page counts in it. */
   now: number;
+  /** of a run of (s): The run's length in simulated server time: the duration divided by the time scale. */
+  runLength: number;
+  /** Slice (s): A slice's length in simulated server time: the slice divided by the time scale. */
+  sliceSeconds: number;
+  /** VACUUM every (s): The time from the end of one VACUUM to the start of the next, in simulated server time: the naptime divided by the time scale. */
+  naptimeSeconds: number;
   /** Steps: Events simulated. */
   step: number;
   /** Done */

@@ -180,7 +180,10 @@ type Counters struct {
 	RowLockWaits      uint64  `counter:"rowLockWaits" label:"Row lock waits" format:"count" doc:"UPDATEs that waited for another transaction's row lock."`
 	ContentLockWaits  uint64  `counter:"contentLockWaits" label:"Content lock waits" format:"count" doc:"Backends that slept waiting for a leaf's buffer content lock."`
 	Leaves            int     `counter:"leaves" label:"Leaf pages" format:"count" hidden:"true"`
-	Now               float64 `counter:"now" label:"Server time" unit:"s" format:"seconds" doc:"The server's simulated clock."`
+	Now               float64 `counter:"now" label:"Server time (simulated)" unit:"s" format:"seconds" doc:"The server's simulated clock. The run simulates its duration divided by the time scale; every time of the lab's page counts in it."`
+	RunLength         float64 `counter:"runLength" sub:"true" label:"of a run of" unit:"s" format:"seconds" doc:"The run's length in simulated server time: the duration divided by the time scale."`
+	SliceSeconds      float64 `counter:"sliceSeconds" label:"Slice" unit:"s" format:"seconds" hidden:"true" doc:"A slice's length in simulated server time: the slice divided by the time scale."`
+	NaptimeSeconds    float64 `counter:"naptimeSeconds" label:"VACUUM every" unit:"s" format:"seconds" hidden:"true" doc:"The time from the end of one VACUUM to the start of the next, in simulated server time: the naptime divided by the time scale."`
 	Step              uint64  `counter:"step" label:"Steps" format:"count" doc:"Events simulated."`
 	Done              bool    `counter:"done" label:"Done" format:"bool" hidden:"true"`
 	SliceTPS          string  `counter:"sliceTPS" label:"TPS per slice" format:"text" hidden:"true" doc:"The TPS of each finished slice, comma-separated, the last 240 at most, for the page's chart."`
@@ -250,7 +253,8 @@ func (r *run) Counters() any {
 		VacuumWaitSeconds: wait.Seconds(), VacuumWaitingOn: int(s.WaitingOnBlock), HeapVisits: s.HeapVisits, DeadFetches: ix.DeadFetches,
 		Prunes: s.Prunes, PruneBlocked: s.PruneBlocked,
 		RowLockWaits: s.RowLockWaits, ContentLockWaits: s.ContentWaits, Leaves: len(ix.Leaves),
-		Now: now.Seconds(), Step: r.s.Stats().Steps, Done: r.Done(), SliceTPS: sliceTPS(s, min(now, r.end)),
+		Now: now.Seconds(), RunLength: r.end.Seconds(), SliceSeconds: s.SliceLen.Seconds(), NaptimeSeconds: s.cfg.VacuumEvery.Seconds(),
+		Step: r.s.Stats().Steps, Done: r.Done(), SliceTPS: sliceTPS(s, min(now, r.end)),
 	}
 }
 
