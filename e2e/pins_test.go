@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os/exec"
 	"strings"
@@ -35,7 +36,9 @@ type pinsRow struct {
 }
 
 // TestPinsMatchesCommand opens the pins lab by its address, runs it to its end and checks
-// that its counters are what bufferscope pins prints for the same parameters and seed.
+// that its counters are what bufferscope pins prints for the same parameters and seed, and
+// that the chart of TPS per slice says in words what the slices are: their length in
+// simulated server time and their lowest and highest TPS (it once said "highest NaN").
 func TestPinsMatchesCommand(t *testing.T) {
 	for _, policy := range []string{"keep-pin", "drop-pin"} {
 		p := openPage(t, "/?lab=pins&clients=30&duration=20s&naptime=2s&seed=7&policy="+policy+"&play=0")
@@ -52,11 +55,47 @@ func TestPinsMatchesCommand(t *testing.T) {
 			t.Fatalf("bufferscope pins printed %d rows (%v):\n%s", len(rows), err, out)
 		}
 		want := rows[0]
-		waitJS[bool](p, waitTimeout, "the chart of TPS per slice", `document.querySelector("#pins-slices svg polyline") !== null && document.querySelector("#pins-slices-summary").textContent.includes("slices")`)
+		waitJS[bool](p, waitTimeout, "the chart of TPS per slice", `document.querySelector("#pins-slices canvas") !== null && document.querySelector("#pins-slices-summary").textContent.includes("slices")`)
+		checkSliceSummary(t, p)
 		if got.HintsSet != want.HintsSet || got.HintsLost != want.HintsLost || got.DeadItems != want.DeadItems ||
 			got.Splits != want.Splits || math.Abs(got.TPS-want.TPS) > 0.5 || math.Abs(got.VacuumWaitSeconds-want.VacuumWaitSeconds) > 1e-6 {
 			t.Errorf("%s: the page ended with %+v; bufferscope pins prints %+v", policy, got, want)
 		}
+	}
+}
+
+// checkSliceSummary holds the words under the chart of TPS per slice against the slices the
+// lab reports (the sliceTPS counter): their number, their length in simulated server time
+// (the slice ÷ the time scale) and their mean, lowest and highest TPS, with digit groups.
+func checkSliceSummary(t *testing.T, p *page) {
+	t.Helper()
+	got := eval[struct {
+		Summary, Slices string
+		Seconds         float64
+	}](p, `({Summary: document.querySelector("#pins-slices-summary").textContent, Slices: bufferscope.stats().counters.sliceTPS, Seconds: bufferscope.stats().counters.sliceSeconds})`)
+	var ys []float64
+	for _, f := range strings.Split(got.Slices, ",") {
+		var y float64
+		if _, err := fmt.Sscan(f, &y); err != nil {
+			t.Fatalf("the sliceTPS counter %q: %v", got.Slices, err)
+		}
+		ys = append(ys, y)
+	}
+	lo, hi, sum := ys[0], ys[0], 0.0
+	for _, y := range ys {
+		lo, hi, sum = min(lo, y), max(hi, y), sum+y
+	}
+	group := func(x float64) string {
+		s := fmt.Sprint(int64(math.Round(x)))
+		for i := len(s) - 3; i > 0; i -= 3 {
+			s = s[:i] + "," + s[i:]
+		}
+		return s
+	}
+	want := fmt.Sprintf("%d slices of %.2f ms of simulated server time: mean %s tps, lowest %s, highest %s,",
+		len(ys), got.Seconds*1000, group(sum/float64(len(ys))), group(lo), group(hi))
+	if strings.Contains(got.Summary, "NaN") || !strings.HasPrefix(got.Summary, want) {
+		t.Errorf("the slices' summary says %q; want it to start %q", got.Summary, want)
 	}
 }
 
@@ -86,7 +125,7 @@ func TestPinsLeavesAndComparisons(t *testing.T) {
 	save := downloads(t, p)
 	p.click("#pins-compare-run")
 	got := waitJS[[]float64](p, 60*time.Second, "the comparison", `!document.getElementById('pins-compare-csv').disabled &&
-		[...document.querySelectorAll('#pins-compare figcaption')].map(c => Number(c.textContent.match(/: ([\d,]+) TPS/)[1].replaceAll(',', '')))`)
+		[...document.querySelectorAll('#pins-compare-runs li')].map(li => Number(li.dataset.tps))`)
 	out, err := exec.Command(bufferscopeCommand(t), "pins", "--clients", "12", "--duration", "10s", "--naptime", "2s",
 		"--seed", "5", "--policy", "keep-pin,drop-pin", "--format", "json").Output()
 	if err != nil {
@@ -97,11 +136,11 @@ func TestPinsLeavesAndComparisons(t *testing.T) {
 		t.Fatalf("bufferscope pins printed %s; the page shows %v", out, got)
 	}
 	for i := range rows {
-		if math.Abs(got[i]-math.Round(rows[i].TPS)) > 0.5 {
+		if math.Abs(got[i]-rows[i].TPS) > 0.5 {
 			t.Errorf("policy %d: the comparison shows %v TPS, bufferscope pins %v", i, got[i], rows[i].TPS)
 		}
 	}
-	// Both policies side by side save as one PNG (exports.js, svgPNG).
+	// Both policies on one chart save as one PNG (chart.js, LogChart.png).
 	img, err := decodePNG(save("#pins-compare-png", "pins-slices.png"))
 	if err != nil {
 		t.Fatalf("the comparison's PNG: %v", err)

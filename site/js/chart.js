@@ -1,6 +1,7 @@
 // Charts of the labs, drawn by uPlot (site/vendor/uplot, MIT) on a canvas: time against
-// relation size on logarithmic axes, with vertical markers (a threshold, a crossover) and
-// labelled dots drawn on the same canvas, so that the PNG export shows all of it.
+// relation size on logarithmic axes, or any series on linear ones, with vertical markers (a
+// threshold, a crossover) and labelled dots drawn on the same canvas, so that the PNG export
+// shows all of it.
 
 import uPlot from '../vendor/uplot/uPlot.esm.js';
 
@@ -19,16 +20,18 @@ export function colour(name) {
   return c;
 }
 
-// LogChart is one chart with logarithmic x and y axes.
+// LogChart is one chart, with logarithmic x and y axes unless told otherwise.
 //
 // opts: title (for the PNG), xLabel, yLabel, series [{label, colour: '--chart-scan',
-// dash?: [4, 4]}], xValue(x) and yValue(y) to write a value on an axis or in the legend,
-// xTicks(xs) the ticks of the x axis (default: the data's xs), markers() → [{x, label,
-// colour}] vertical lines, dots() → [{x, y, label, colour}], height in CSS pixels.
+// dash?: [4, 4], points?: false to draw the line without dots}], xValue(x) and yValue(y) to write a value on an axis or in the legend,
+// xTicks(xs) the ticks of a logarithmic x axis (default: the data's xs), xLog and yLog
+// (default true; false makes that axis linear, a linear y axis starting at 0), markers() →
+// [{x, label, colour}] vertical lines, dots() → [{x, y, label, colour}], height in CSS
+// pixels.
 export class LogChart {
   constructor(container, opts) {
     this.container = container;
-    this.opts = { height: 300, xTicks: (xs) => xs, markers: () => [], dots: () => [], ...opts };
+    this.opts = { height: 300, xTicks: (xs) => xs, markers: () => [], dots: () => [], xLog: true, yLog: true, ...opts };
     this.data = null;
     this.u = null;
     this.width = 0;
@@ -81,6 +84,11 @@ export class LogChart {
       border: { show: true, stroke: c.line, width: 1 },
     };
     const range = (u, min, max) => (min > 0 && max > 0 ? [min / 1.35, max * 1.35] : [1, 10]);
+    const linear = (from0) => (u, min, max) => {
+      const lo = from0 ? Math.min(0, min) : min;
+      const hi = max > lo ? max : lo + 1;
+      return [lo, hi + (from0 ? 0.08 * (hi - lo) : 0)];
+    };
     const self = this;
     this.width = this.container.clientWidth;
     this.u = new uPlot({
@@ -89,11 +97,11 @@ export class LogChart {
       cursor: { drag: { x: false, y: false }, points: { size: 8 } },
       legend: { live: true },
       scales: {
-        x: { time: false, distr: 3, log: 10, range },
-        y: { distr: 3, log: 10, range },
+        x: o.xLog ? { time: false, distr: 3, log: 10, range } : { time: false, range: linear(false) },
+        y: o.yLog ? { distr: 3, log: 10, range } : { range: linear(true) },
       },
       axes: [
-        {
+        o.xLog ? {
           ...axis, label: o.xLabel, size: 46, labelSize: 20, lineGap: 1.3,
           splits: (u) => o.xTicks(u.data[0]),
           filter: (u, splits) => splits, // every size, not only powers of ten
@@ -102,10 +110,13 @@ export class LogChart {
             const every = u.bbox.width / uPlot.pxRatio / splits.length < 52 ? 2 : 1;
             return splits.map((v, i) => (v == null || i % every ? '' : o.xValue(v)));
           },
+        } : {
+          ...axis, label: o.xLabel, size: 46, labelSize: 20, space: 64,
+          values: (u, splits) => splits.map((v) => (v == null ? '' : o.xValue(v))),
         },
         {
           ...axis, label: o.yLabel, size: 64, labelSize: 20, space: 28,
-          values: (u, splits) => splits.map((v) => (isPowerish(v) ? o.yValue(v) : '')),
+          values: (u, splits) => splits.map((v) => (v == null || (o.yLog && !isPowerish(v)) ? '' : o.yValue(v))),
         },
       ],
       series: [
@@ -115,7 +126,7 @@ export class LogChart {
           stroke: s.stroke,
           width: 2,
           dash: s.dash,
-          points: { show: true, size: 6, stroke: s.stroke, fill: s.stroke },
+          points: { show: s.points !== false, size: 6, stroke: s.stroke, fill: s.stroke },
           value: (u, v) => (v == null ? '–' : o.yValue(v)),
         })),
       ],

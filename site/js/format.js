@@ -1,8 +1,9 @@
 // Number formatting for counters and labels.
 
-const whole = new Intl.NumberFormat('en');
+const whole = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 
-// count writes a whole number with thousands separators: 1,234,567.
+// count writes a whole number with thousands separators: 1,234,567; a fraction is rounded
+// to the nearest whole number.
 export function count(n) {
   return whole.format(n);
 }

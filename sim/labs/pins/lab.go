@@ -162,7 +162,7 @@ func (sc *scenario) Backends(fn func(b *sim.Backend)) {
 // deadItems, splits and vacuumWaitSeconds are what bufferscope pins prints for the same
 // parameters.
 type Counters struct {
-	TPS               float64 `counter:"tps" label:"Transactions per second" unit:"tps" format:"number" doc:"Commits per second of the server's simulated time."`
+	TPS               float64 `counter:"tps" label:"Transactions per second" unit:"tps" format:"count" doc:"Commits per second of the server's simulated time."`
 	Commits           uint64  `counter:"commits" label:"Transactions" format:"count" doc:"Transactions committed."`
 	HintsSet          uint64  `counter:"hintsSet" label:"Hints set" format:"count" doc:"Index items marked LP_DEAD, by _bt_killitems or by an insert's unique check."`
 	HintsLost         uint64  `counter:"hintsLost" label:"Hints lost" format:"count" doc:"Killed items _bt_killitems could not mark: the page LSN had moved while the pin was dropped, or a split had moved the item away (and LP_DEAD bits a split rewrote)."`
