@@ -24,7 +24,9 @@
 // WAL flushes and the horizon's lag stay in real microseconds, so a 5 ms slice sees bursts
 // that a 5 s one would average out: the slices' spread is larger than at scale 1, and at a
 // few hundred clients TPS depends on the scale (at 650 clients about 42,000 at scale 1000
-// and 24,500 at scale 200). At 10 to 20 clients it barely does.
+// and 24,500 at scale 200). At 10 to 20 clients it barely does. The page shows every time
+// in this simulated server time: the counters (Now, RunLength), the slices and naptime
+// (SliceSeconds, NaptimeSeconds) and the charts' axes.
 //
 // # Deviations from PostgreSQL
 //
@@ -323,9 +325,10 @@ func (experiment) About() string {
        bufferscope pins --reproduce
 
 Pins runs a pgbench-like load (--select-share SELECTs by key, the rest UPDATEs,
-keys drawn with Zipfian skew --zipf) against a table whose primary-key index
-lives in shared buffers, on a server of --cores CPU cores, for each number of
-clients in --clients and each pin policy in --policy, and prints one row each.
+keys drawn with Zipfian skew --zipf) against a table that lives, with its
+primary-key index, in shared buffers (16MB holds both), on a server of --cores
+CPU cores, for each number of clients in --clients and each pin policy in
+--policy, and prints one row each.
 keep-pin is PostgreSQL before 9.5: scans keep the leaf pin, so _bt_killitems
 can always mark dead items LP_DEAD, and VACUUM's cleanup lock waits for the pin.
 drop-pin is 9.5 to 18: MVCC scans of logged indexes drop the pin after reading
