@@ -95,6 +95,9 @@ func (v *View) Inspect(id int) []labview.Detail {
 			{Label: "Visibility map", Value: vm},
 		}
 	}
+	if !v.srv.IsIndexPage(d.Tag) {
+		return nil
+	}
 	l := v.srv.LeafAt(d.Tag)
 	if l == nil {
 		return []labview.Detail{{Label: "Index page", Value: "the metapage"}}
