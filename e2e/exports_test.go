@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -248,31 +249,34 @@ func checkStatIO(t *testing.T, p *page, saved []byte, st exportStats) {
 }
 
 // TestLabChartExports saves the lab's own charts and tables with the same export buttons:
-// the pins lab's SVG chart of TPS per slice, the drop lab's experiment table and the ring
+// the pins lab's chart of TPS per slice, the drop lab's experiment table and the ring
 // lab's chart against ring size. (TestPinsLeavesAndComparisons saves the pins lab's two
 // policies side by side, once it has run them.)
 func TestLabChartExports(t *testing.T) {
 	t.Run("pins", func(t *testing.T) {
 		p := openPage(t, "/?lab=pins")
 		save := downloads(t, p)
-		waitJS[bool](p, waitTimeout, "the chart of TPS per slice", `document.querySelector("#pins-slices svg polyline") !== null && !document.querySelector("#pins-slices-csv").disabled`)
+		waitJS[bool](p, waitTimeout, "the chart of TPS per slice", `document.querySelector("#pins-slices canvas") !== null && !document.querySelector("#pins-slices-csv").disabled`)
 		eval[any](p, `bufferscope.pause()`)
+		sliceMS := 1000 * eval[float64](p, `bufferscope.stats().counters.sliceSeconds`)
 		rows := readCSV(t, "the slices' CSV", save("#pins-slices-csv", "bufferscope-pins-slices.csv"))
-		if strings.Join(rows[0], ",") != "slice,tps" {
+		if strings.Join(rows[0], ",") != "slice,server_time_ms,tps" {
 			t.Errorf("the slices' CSV header %v", rows[0])
 		}
 		for i, r := range rows[1:] {
-			if tps, err := strconv.ParseFloat(r[1], 64); r[0] != strconv.Itoa(i+1) || err != nil || tps < 0 {
-				t.Errorf("slice row %v", r)
+			ms, err1 := strconv.ParseFloat(r[1], 64)
+			tps, err2 := strconv.ParseFloat(r[2], 64)
+			if r[0] != strconv.Itoa(i+1) || err1 != nil || math.Abs(ms-float64(i+1)*sliceMS) > 1e-6 || err2 != nil || tps < 0 {
+				t.Errorf("slice row %v; slices are %v ms of simulated server time", r, sliceMS)
 			}
 		}
 		img, err := decodePNG(save("#pins-slices-png", "bufferscope-pins-slices.png"))
 		if err != nil {
 			t.Fatalf("the slices' PNG: %v", err)
 		}
-		svg := p.elementRect("#pins-slices svg")
-		if b := img.Bounds(); float64(b.Dx()) < svg.W || float64(b.Dy()) < svg.H || colours(img, b, 3) < 2 {
-			t.Errorf("the slices' PNG is %v with %d colours, the chart %.0f×%.0f", b, colours(img, b, 3), svg.W, svg.H)
+		chart := p.elementRect("#pins-slices canvas")
+		if b := img.Bounds(); float64(b.Dx()) < chart.W || float64(b.Dy()) < chart.H || colours(img, b, 3) < 2 {
+			t.Errorf("the slices' PNG is %v with %d colours, the chart %.0f×%.0f", b, colours(img, b, 3), chart.W, chart.H)
 		}
 	})
 	t.Run("drop", func(t *testing.T) {

@@ -46,6 +46,10 @@ func (b *Backend) PinCount(id int) int {
 	return int(b.overflow[key])
 }
 
+// Buffers returns how many buffers the backend pins, each counted once however many times it
+// pins it: what it adds to the buffers' shared refcounts.
+func (b *Backend) Buffers() int { return int(b.inUse) + len(b.overflow) }
+
 // tryAddPin is addPin's common case, small enough to inline where PinBuffer is called: the
 // buffer is in the entry used last, or the backend pins nothing, so that entry is free and
 // takes it. It returns the new count, or 0 when neither holds and the caller must call addPin.

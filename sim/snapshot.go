@@ -52,6 +52,17 @@ func (s *Sim) PinnedBy(id int) []string {
 	return out
 }
 
+// CommandPins returns how many buffers the command-driven backends pin (each buffer once per
+// backend): what the page's, the bridge's and the transcripts' pin commands add to the
+// shared refcounts, beside a scenario's own backends.
+func (s *Sim) CommandPins() int {
+	n := 0
+	for _, b := range s.manual {
+		n += b.Buffers()
+	}
+	return n
+}
+
 // TagName formats a tag with its relation's name when known: "pgbench_accounts/main/12".
 func (s *Sim) TagName(t BufferTag) string {
 	if i := s.Pool.cat.lookup(t.Locator); i >= 0 {

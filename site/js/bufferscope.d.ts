@@ -328,7 +328,7 @@ export interface RingCounters {
  */
 export interface PinsParams {
   lab: 'pins';
-  /** The size of the pool that holds the index's leaf pages; the whole index fits from 8MB. Default "128MB"; size. */
+  /** The size of the pool holding the table's and its index's pages. From 16MB the default table and index fit whole, as in the published runs; a smaller pool evicts pages and reads them back. Default "16MB"; size. */
   shared_buffers?: string;
   /** pgbench clients, each one connection running one transaction after another. Default "20"; 1 to 1000 at the defaults; clients. */
   clients?: string;
@@ -388,6 +388,10 @@ export interface PinsCounters {
   vacuumWaitingOn: number;
   /** Heap visits: Heap tuples fetched through the index, dead ones included. */
   heapVisits: number;
+  /** Heap pages pruned: heap_page_prune calls that removed dead versions: by a fetch arriving on a nearly full heap page (heap_page_prune_opt) or by VACUUM's heap pass, each under a cleanup lock. */
+  prunes: number;
+  /** Pruning blocked by pins: Times a heap page had dead versions to prune but another backend's pin denied the cleanup lock (ConditionalLockBufferForCleanup), to a fetch or to VACUUM's heap pass, which neither waits. */
+  pruneBlocked: number;
   /** Fetches through dead items: Scans' heap fetches through index items whose tuple is dead: the work a hint would save, had it been set (and could be: a recently dead tuple may not be marked by either policy). */
   deadFetches: number;
   /** Row lock waits: UPDATEs that waited for another transaction's row lock. */
@@ -396,8 +400,14 @@ export interface PinsCounters {
   contentLockWaits: number;
   /** Leaf pages */
   leaves: number;
-  /** Server time (s): The server's simulated clock. */
+  /** Server time (simulated) (s): The server's simulated clock. The run simulates its duration divided by the time scale; every time of the lab's page counts in it. */
   now: number;
+  /** of a run of (s): The run's length in simulated server time: the duration divided by the time scale. */
+  runLength: number;
+  /** Slice (s): A slice's length in simulated server time: the slice divided by the time scale. */
+  sliceSeconds: number;
+  /** VACUUM every (s): The time from the end of one VACUUM to the start of the next, in simulated server time: the naptime divided by the time scale. */
+  naptimeSeconds: number;
   /** Steps: Events simulated. */
   step: number;
   /** Done */

@@ -1,6 +1,7 @@
 // Charts of the labs, drawn by uPlot (site/vendor/uplot, MIT) on a canvas: time against
-// relation size on logarithmic axes, with vertical markers (a threshold, a crossover) and
-// labelled dots drawn on the same canvas, so that the PNG export shows all of it.
+// relation size on logarithmic axes, or any series on linear ones, with vertical markers (a
+// threshold, a crossover) and labelled dots drawn on the same canvas, so that the PNG export
+// shows all of it.
 
 import uPlot from '../vendor/uplot/uPlot.esm.js';
 
@@ -19,12 +20,14 @@ export function colour(name) {
   return c;
 }
 
-// LogChart is one chart with logarithmic x and y axes.
+// LogChart is one chart, with logarithmic x and y axes unless told otherwise.
 //
 // opts: title (for the PNG), xLabel, yLabel, series [{label, colour: '--chart-scan',
-// dash?: [4, 4], axis?: 2}], xValue(x) and yValue(y) to write a value on an axis or in the
-// legend, xTicks(xs) the ticks of the x axis (default: the data's xs), markers() → [{x, label,
-// colour}] vertical lines, dots() → [{x, y, label, colour}], height in CSS pixels.
+// dash?: [4, 4], points?: false to draw the line without dots, axis?: 2}], xValue(x) and
+// yValue(y) to write a value on an axis or in the legend, xTicks(xs) the ticks of a
+// logarithmic x axis (default: the data's xs), xLog and yLog (default true; false makes that
+// axis linear, a linear y axis starting at 0), markers() → [{x, label, colour}] vertical
+// lines, dots() → [{x, y, label, colour}], height in CSS pixels.
 //
 // Series of another quantity (a ratio beside seconds) take their own axis on the right:
 // y2: {label, value(y)}, and axis: 2 on those series. Each axis is then drawn in the colour of
@@ -32,7 +35,7 @@ export function colour(name) {
 export class LogChart {
   constructor(container, opts) {
     this.container = container;
-    this.opts = { height: 300, xTicks: (xs) => xs, markers: () => [], dots: () => [], ...opts };
+    this.opts = { height: 300, xTicks: (xs) => xs, markers: () => [], dots: () => [], xLog: true, yLog: true, ...opts };
     this.data = null;
     this.u = null;
     this.width = 0;
@@ -92,6 +95,11 @@ export class LogChart {
       return s ? { stroke: s.stroke } : {};
     };
     const valueOf = (s) => (s.axis === 2 && y2 ? y2.value : o.yValue);
+    const linear = (from0) => (u, min, max) => {
+      const lo = from0 ? Math.min(0, min) : min;
+      const hi = max > lo ? max : lo + 1;
+      return [lo, hi + (from0 ? 0.08 * (hi - lo) : 0)];
+    };
     const self = this;
     this.width = this.container.clientWidth;
     this.u = new uPlot({
@@ -100,12 +108,12 @@ export class LogChart {
       cursor: { drag: { x: false, y: false }, points: { size: 8 } },
       legend: { live: true },
       scales: {
-        x: { time: false, distr: 3, log: 10, range },
-        y: { distr: 3, log: 10, range },
+        x: o.xLog ? { time: false, distr: 3, log: 10, range } : { time: false, range: linear(false) },
+        y: o.yLog ? { distr: 3, log: 10, range } : { range: linear(true) },
         ...(y2 ? { y2: { distr: 3, log: 10, range } } : {}),
       },
       axes: [
-        {
+        o.xLog ? {
           ...axis, label: o.xLabel, size: 46, labelSize: 20, lineGap: 1.3,
           splits: (u) => o.xTicks(u.data[0]),
           filter: (u, splits) => splits, // every size, not only powers of ten
@@ -114,10 +122,13 @@ export class LogChart {
             const every = u.bbox.width / uPlot.pxRatio / splits.length < 52 ? 2 : 1;
             return splits.map((v, i) => (v == null || i % every ? '' : o.xValue(v)));
           },
+        } : {
+          ...axis, label: o.xLabel, size: 46, labelSize: 20, space: 64,
+          values: (u, splits) => splits.map((v) => (v == null ? '' : o.xValue(v))),
         },
         {
           ...axis, ...tint(1), scale: 'y', label: o.yLabel, size: 64, labelSize: 20, space: 28,
-          values: (u, splits) => splits.map((v) => (isPowerish(v) ? o.yValue(v) : '')),
+          values: (u, splits) => splits.map((v) => (v == null || (o.yLog && !isPowerish(v)) ? '' : o.yValue(v))),
         },
         ...(y2 ? [{
           ...axis, ...tint(2), scale: 'y2', side: 1, label: y2.label, size: 64, labelSize: 20, space: 28,
@@ -133,7 +144,7 @@ export class LogChart {
           scale: s.axis === 2 && y2 ? 'y2' : 'y',
           width: 2,
           dash: s.dash,
-          points: { show: true, size: 6, stroke: s.stroke, fill: s.stroke },
+          points: { show: s.points !== false, size: 6, stroke: s.stroke, fill: s.stroke },
           value: (u, v) => (v == null ? '–' : valueOf(s)(v)),
         })),
       ],

@@ -119,57 +119,6 @@ export function tablePNG(rows, title) {
   return toBlob(out);
 }
 
-// svgPNG draws an SVG chart, or every SVG and figure caption inside an element (charts side
-// by side), as a PNG under a title, in the page's theme, at twice their size on the page (or
-// the device's pixel ratio when larger).
-export async function svgPNG(el, title) {
-  if (!el) return null;
-  const svgs = el.tagName.toLowerCase() === 'svg' ? [el] : [...el.querySelectorAll('svg')];
-  if (!svgs.length) return null;
-  const box = el.getBoundingClientRect();
-  const r = Math.max(2, Math.round(window.devicePixelRatio || 1));
-  const c = themed();
-  const pad = 16 * r;
-  const titleH = 30 * r;
-  const out = document.createElement('canvas');
-  out.width = Math.max(1, Math.round(box.width)) * r + 2 * pad;
-  out.height = Math.max(1, Math.round(box.height)) * r + titleH + 2 * pad;
-  const ctx = out.getContext('2d');
-  ctx.fillStyle = c.surface;
-  ctx.fillRect(0, 0, out.width, out.height);
-  ctx.fillStyle = c.text;
-  ctx.textBaseline = 'top';
-  ctx.font = `650 ${15 * r}px ${FONT}`;
-  ctx.fillText(title, pad, pad);
-  const at = (rect) => [pad + (rect.x - box.x) * r, pad + titleH + (rect.y - box.y) * r];
-  ctx.font = `${12 * r}px ${FONT}`;
-  for (const cap of el.querySelectorAll('figcaption')) {
-    const [x, y] = at(cap.getBoundingClientRect());
-    ctx.fillText(cap.textContent, x, y);
-  }
-  for (const svg of svgs) {
-    const rect = svg.getBoundingClientRect();
-    const w = Math.max(1, Math.round(rect.width));
-    const h = Math.max(1, Math.round(rect.height));
-    const copy = svg.cloneNode(true);
-    copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
-    copy.setAttribute('width', String(w));
-    copy.setAttribute('height', String(h));
-    copy.style.color = getComputedStyle(svg).color; // currentColor, resolved
-    const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(copy)], { type: 'image/svg+xml' }));
-    try {
-      const img = new Image();
-      img.src = url;
-      await img.decode();
-      const [x, y] = at(rect);
-      ctx.drawImage(img, x, y, w * r, h * r);
-    } finally {
-      URL.revokeObjectURL(url);
-    }
-  }
-  return toBlob(out);
-}
-
 // LARGE_POOL is the pool past which the export card warns that pg_buffercache makes a large
 // file, slow to write: about 36 bytes a row, so 1M buffers (8GB) make about 36 MB.
 const LARGE_POOL = 1 << 20;

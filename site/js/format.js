@@ -1,10 +1,11 @@
 // Number formatting for counters, labels and charts: one way to write each kind of number,
 // with digit groups, and with the unit the lab's parameter and counter tables declare.
 
-const whole = new Intl.NumberFormat('en');
+const whole = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 const measured = new Intl.NumberFormat('en', { maximumSignificantDigits: 5 });
 
-// count writes a whole number with thousands separators: 1,234,567.
+// count writes a whole number with thousands separators: 1,234,567; a fraction is rounded
+// to the nearest whole number.
 export function count(n) {
   return whole.format(n);
 }

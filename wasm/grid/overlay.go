@@ -330,7 +330,7 @@ func (p *Painter) Blend(f Fill) {
 }
 
 // MarkShapes are the shapes PaintMark draws a legend's mark in.
-var MarkShapes = []string{"checked", "trail", "cursor", "found", "burn", "bar", "hollow", GlyphHourglass, GlyphPointer}
+var MarkShapes = []string{"checked", "trail", "cursor", "found", "burn", "bar", "hollow", GlyphHourglass, GlyphPointer, GlyphTick, GlyphCross}
 
 // PaintMark paints a legend's mark in colour c, in one of MarkShapes, on a transparent square
 // of side pixels, as the grid shows it on a cell of side−6 pixels, and returns its RGBA bytes;
@@ -342,7 +342,7 @@ var MarkShapes = []string{"checked", "trail", "cursor", "found", "burn", "bar", 
 //   - found: an emptied cell half burnt, tinted in c, as a buffer a lookup found and dropped
 //   - burn: an empty cell burning in c, as a buffer just emptied unwritten
 //   - bar, hollow: a bar filled with c, or framed in c, as the lookups on a lane's tape
-//   - hourglass, pointer: a full cell with that glyph (glyph.go) in ink
+//   - hourglass, pointer, tick, cross: a full cell with that glyph (glyph.go) in c
 func PaintMark(t *Theme, shape string, c RGBA, side int) ([]byte, bool) {
 	side = min(max(side, 8), 128)
 	var p Painter
@@ -368,9 +368,9 @@ func PaintMark(t *Theme, shape string, c RGBA, side int) ([]byte, bool) {
 	case "burn":
 		p.pal.drop = c
 		p.cell(3, 3, side-6, 0, cellFlash{drop: 1})
-	case GlyphHourglass, GlyphPointer:
+	case GlyphHourglass, GlyphPointer, GlyphTick, GlyphCross:
 		p.cell(3, 3, side-6, MakeCode(0, 1, false, false), cellFlash{})
-		o.Glyph(cell, shape, t.Hand)
+		o.Glyph(cell, shape, c)
 	case "bar", "hollow":
 		w := max(side/4, 2)
 		bar := Rect{(side - w) / 2, side / 6, (side + w) / 2, side - side/6}

@@ -264,3 +264,59 @@ func TestShadesDoNotPileUp(t *testing.T) {
 		t.Errorf("a range within a row gave %v", o.Fills)
 	}
 }
+
+// TestGlyphsDifferByShape: the tick, the cross and the hourglass cover different pixels of a
+// cell, each on a halo of the background, centred on the cell; an unknown shape or a buffer
+// out of view draws nothing.
+func TestGlyphsDifferByShape(t *testing.T) {
+	l := Fit(64, 200, 200) // cells far larger than a glyph
+	x, y, s := l.CellRect(9)
+	covered := map[string]map[[2]int]bool{}
+	for _, shape := range []string{"tick", "cross", "hourglass"} {
+		var o Overlay
+		if !o.CellGlyph(&l, 9, shape, probe, testLight, 1) {
+			t.Fatalf("%s is not a glyph", shape)
+		}
+		var p Painter
+		p.resize(l.W, l.H)
+		for _, f := range o.Fills {
+			p.Blend(f)
+		}
+		covered[shape] = map[[2]int]bool{}
+		for py := y; py < y+s; py++ {
+			for px := x; px < x+s; px++ {
+				switch p.At(px, py) {
+				case probe:
+					covered[shape][[2]int{px - x, py - y}] = true
+				case testLight.Background, RGBA{}:
+				default:
+					t.Fatalf("%s: pixel (%d,%d) is %v, neither the glyph nor its halo", shape, px, py, p.At(px, py))
+				}
+			}
+		}
+		if p.At(x, y) != (RGBA{}) || p.At(x+s-1, y+s-1) != (RGBA{}) {
+			t.Errorf("%s is not centred: the cell's corners are covered", shape)
+		}
+	}
+	same := func(a, b map[[2]int]bool) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for k := range a {
+			if !b[k] {
+				return false
+			}
+		}
+		return true
+	}
+	if same(covered["tick"], covered["cross"]) || same(covered["cross"], covered["hourglass"]) || same(covered["tick"], covered["hourglass"]) {
+		t.Error("two glyphs cover the same pixels")
+	}
+	var o Overlay
+	if o.CellGlyph(&l, 9, "nonsense", probe, testLight, 1) || len(o.Fills) != 0 {
+		t.Error("an unknown glyph was drawn")
+	}
+	if o.CellGlyph(&l, 64, "tick", probe, testLight, 1); len(o.Fills) != 0 {
+		t.Error("a glyph was drawn for a buffer beyond the pool")
+	}
+}

@@ -429,7 +429,7 @@ func (p *Painter) cell(x, y, side int, code Code, fl cellFlash) {
 	if side < 3 {
 		return
 	}
-	bar := max(1, side/6)
+	bar := max(1, (side+2)/5) // two pixels from 8 px cells, so a pin reads at a glance
 	if side >= patternMin {
 		p.pattern(x+bar+max(1, side/10), y+max(1, side/10), max(3, side/4), p.pal.role(rel), Mix(unpack(fill), unpack(ink), 0.75).pixel())
 	}

@@ -8,8 +8,13 @@ import (
 
 // Result is what one run of the pins lab measured.
 type Result struct {
-	TPS        float64 // commits per second of the server's (simulated) time
-	SliceTPS   []float64
+	TPS      float64 // commits per second of the server's (simulated) time
+	SliceTPS []float64
+	// FirstSlice is the number of the slice SliceTPS starts with, from 0: 1 when the first
+	// was left out as warm-up. Slice i ends at (i+1) slice lengths of server time.
+	FirstSlice int
+	// SliceLen is the length of a slice in server time.
+	SliceLen   sim.Duration
 	SliceCV    float64 // coefficient of variation of SliceTPS
 	HintsSet   uint64
 	HintsLost  uint64
@@ -57,8 +62,10 @@ func (s *Server) Result(duration sim.Duration, events uint64) Result {
 		}
 		r.SliceTPS = append(r.SliceTPS, float64(c)/s.SliceLen.Seconds())
 	}
+	r.SliceLen = s.SliceLen
 	if len(r.SliceTPS) > 2 {
 		r.SliceTPS = r.SliceTPS[1:]
+		r.FirstSlice = 1
 	}
 	r.SliceCV = cv(r.SliceTPS)
 	return r

@@ -40,9 +40,13 @@ func runWith(a lab.Args, over map[string]string) (Result, error) {
 
 // runCompare runs the page's settings under each policy of policiesCompared with the same
 // seed and returns per policy its name, TPS, the slices' TPS and their coefficient of
-// variation, and the hints set and lost.
+// variation, and the hints set and lost; and, for the chart's time axis, the slices' length
+// in seconds of simulated server time and the number of the first slice shown (1 when the
+// first was left out as warm-up).
 func runCompare(a lab.Args, _ func() float64, progress lab.Progress) (map[string]any, error) {
 	var names, tps, cvs, set, lost, slices []any
+	var sliceSeconds float64
+	first := 0
 	for i, pol := range policiesCompared {
 		if progress != nil && !progress(i, len(policiesCompared), pol.String(), true) {
 			return nil, lab.ErrCancelled
@@ -51,6 +55,7 @@ func runCompare(a lab.Args, _ func() float64, progress lab.Progress) (map[string
 		if err != nil {
 			return nil, err
 		}
+		sliceSeconds, first = r.SliceLen.Seconds(), r.FirstSlice
 		names = append(names, pol.String())
 		tps = append(tps, r.TPS)
 		cvs = append(cvs, r.SliceCV)
@@ -65,7 +70,8 @@ func runCompare(a lab.Args, _ func() float64, progress lab.Progress) (map[string
 	if progress != nil {
 		progress(len(policiesCompared), len(policiesCompared), "done", true)
 	}
-	return map[string]any{"policies": names, "tps": tps, "sliceCV": cvs, "hintsSet": set, "hintsLost": lost, "sliceTPS": slices}, nil
+	return map[string]any{"policies": names, "tps": tps, "sliceCV": cvs, "hintsSet": set, "hintsLost": lost, "sliceTPS": slices,
+		"sliceSeconds": sliceSeconds, "firstSlice": first}, nil
 }
 
 // runClients runs the page's settings for each client count under each policy of

@@ -34,6 +34,9 @@ func TestCompareJobRunsBothPoliciesAlike(t *testing.T) {
 		if got := len(out["sliceTPS"].([]any)[i].([]any)); got != len(want.SliceTPS) {
 			t.Errorf("%s: %d slices, a run alone has %d", p, got, len(want.SliceTPS))
 		}
+		if out["sliceSeconds"] != want.SliceLen.Seconds() || out["firstSlice"] != want.FirstSlice {
+			t.Errorf("%s: slices of %v s from slice %v; a run alone has %v s from %d", p, out["sliceSeconds"], out["firstSlice"], want.SliceLen.Seconds(), want.FirstSlice)
+		}
 	}
 }
 

@@ -6,8 +6,8 @@
 // hints are lost, dead entries pile up and throughput sags.
 //
 // The model is a database server (server.go) of pgbench clients on a number of CPU cores,
-// one table's B-tree index whose leaves are pages of the shared buffer pool (btree.go),
-// row locks, a group-committing WAL device and VACUUM, stepped event by event in virtual
+// one table (heap.go) and its B-tree index (btree.go) whose pages are buffers of the shared
+// buffer pool, row locks, a group-committing WAL device and VACUUM, stepped event by event in virtual
 // time with its costs in cost.go. The lab (this file), its parameters (params.go) and its
 // headless experiment with the reproduction of the published table (reproduce.go) follow the
 // lab shape of package lab.
@@ -24,7 +24,9 @@
 // WAL flushes and the horizon's lag stay in real microseconds, so a 5 ms slice sees bursts
 // that a 5 s one would average out: the slices' spread is larger than at scale 1, and at a
 // few hundred clients TPS depends on the scale (at 650 clients about 42,000 at scale 1000
-// and 24,500 at scale 200). At 10 to 20 clients it barely does.
+// and 24,500 at scale 200). At 10 to 20 clients it barely does. The page shows every time
+// in this simulated server time: the counters (Now, RunLength), the slices and naptime
+// (SliceSeconds, NaptimeSeconds) and the charts' axes.
 //
 // # Deviations from PostgreSQL
 //
@@ -36,18 +38,36 @@
 //     _bt_check_unique, heap pruning) against the RecentGlobalXmin its last snapshot
 //     computed, and VACUUM against the OldestXmin of its start. Snapshots are taken once per transaction
 //     (each is one statement); VACUUM's own snapshot and replication slots are ignored.
-//   - Heap pages (heap.go) are counted, not stored in the pool: 61 rows a page at fillfactor
-//     100. An UPDATE is HOT (no index entry, no _bt_check_unique) when the new version fits on
-//     the old one's page; otherwise the new version goes to one shared tail page
-//     (RelationGetBufferForTuple without the FSM or per-backend target blocks). A page is
-//     pruned (heap_page_prune_opt) when a fetch finds less than a tenth of it free and no
-//     other backend pins it, and by VACUUM before its index pass; a statement pins the page
-//     of its row from the heap fetch to the end of its scan. A fetch through an index item
-//     costs a heap visit (pin, lock, the first tuple) and each further version of its HOT
-//     chain a much smaller HOTMember, as heap_hot_search_buffer walks them on the locked page. So modelled, about
-//     97% of the UPDATEs at 20 clients are HOT, and in a run shortened by the time scale
-//     the leftmost leaf hardly splits; the 2017 thread found it split down to about 17 keys
-//     after 10 minutes, which a thousand times more non-HOT updates could do at that rate.
+//   - Heap pages (heap.go) hold 61 rows each at fillfactor 100. They are buffers of the pool,
+//     as the index's pages are, and the pool starts holding every page of both (the steady
+//     state of a long run, or pg_prewarm). A scan's heap fetch through an index item pins
+//     the item's page (heapam_index_fetch_tuple's ReleaseAndReadBuffer) and holds its last
+//     page until the statement ends; _bt_check_unique's fetches pin and release each page at
+//     once. An UPDATE is HOT (no index entry, no _bt_check_unique) when the new version fits
+//     on the old one's page; otherwise the new version goes to one shared tail page
+//     (RelationGetBufferForTuple without the FSM or per-backend target blocks). heap_update
+//     pins its pages for its own work only and WAL-logs the change. A fetch arriving on a
+//     page with less than a tenth of it free and a version dead to its RecentGlobalXmin
+//     prunes it (heap_page_prune_opt) if no other backend pins it
+//     (ConditionalLockBufferForCleanup). VACUUM's heap pass reads every page the visibility
+//     map does not let it skip (runs of at least 32 all-visible pages), prunes those no other
+//     backend pins, never waiting for one, and marks all-visible the pages left with nothing
+//     dead or newer than its OldestXmin; pgbench -i leaves every page all-visible. A fetch
+//     through an index item costs a heap visit (pin, lock, the first tuple) and each further
+//     version of its HOT chain a much smaller HOTMember, as heap_hot_search_buffer walks them
+//     on the locked page; VACUUM's visit of a page costs the same, a HeapVisit and a HOTMember
+//     for each further tuple. So modelled, about 97% of the UPDATEs at 20 clients are HOT,
+//     and in a run shortened by the time scale the leftmost leaf hardly splits; the 2017
+//     thread found it split down to about 17 keys after 10 minutes, which a thousand times
+//     more non-HOT updates could do at that rate. Not modelled: heap pages' content locks,
+//     VACUUM's second heap pass (a pruned version's space is free at once), hint bits on heap
+//     tuples, the free space map, and index-only scans' use of the visibility map (they fetch
+//     the heap as plain scans do).
+//   - The index's internal pages (the root) are priced by DescendLevel but are not buffers;
+//     the metapage is a buffer nobody reads.
+//   - A read of a page not in the pool (a pool smaller than the table and index) is priced by
+//     the pool's cost model (ReadOSCache, and Write for a dirty victim) without the victim's
+//     WAL flush; a relation's extension is free, its work being part of HeapUpdate and Split.
 //   - Simple deletion removes only LP_DEAD items (PostgreSQL 13's rule); the heap-block-guided
 //     extra deletion and bottom-up deletion of 14 and later, and deduplication, are not
 //     modelled.
@@ -71,6 +91,7 @@ package pins
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -144,7 +165,7 @@ func (sc *scenario) Backends(fn func(b *sim.Backend)) {
 // deadItems, splits and vacuumWaitSeconds are what bufferscope pins prints for the same
 // parameters.
 type Counters struct {
-	TPS               float64 `counter:"tps" label:"Transactions per second" unit:"tps" format:"number" doc:"Commits per second of the server's simulated time."`
+	TPS               float64 `counter:"tps" label:"Transactions per second" unit:"tps" format:"count" doc:"Commits per second of the server's simulated time."`
 	Commits           uint64  `counter:"commits" label:"Transactions" format:"count" doc:"Transactions committed."`
 	HintsSet          uint64  `counter:"hintsSet" label:"Hints set" format:"count" doc:"Index items marked LP_DEAD, by _bt_killitems or by an insert's unique check."`
 	HintsLost         uint64  `counter:"hintsLost" label:"Hints lost" format:"count" doc:"Killed items _bt_killitems could not mark: the page LSN had moved while the pin was dropped, or a split had moved the item away (and LP_DEAD bits a split rewrote)."`
@@ -156,11 +177,16 @@ type Counters struct {
 	VacuumWaitSeconds float64 `counter:"vacuumWaitSeconds" label:"VACUUM waiting for pins" unit:"s" format:"seconds" doc:"Time VACUUM spent in LockBufferForCleanup waiting for other backends' pins (wait event BufferPin)."`
 	VacuumWaitingOn   int     `counter:"vacuumWaitingOn" label:"VACUUM waits on leaf" format:"count" doc:"The leaf block VACUUM waits to have alone now; 0 when it waits for none."`
 	HeapVisits        uint64  `counter:"heapVisits" label:"Heap visits" format:"count" doc:"Heap tuples fetched through the index, dead ones included."`
+	Prunes            uint64  `counter:"prunes" label:"Heap pages pruned" format:"count" doc:"heap_page_prune calls that removed dead versions: by a fetch arriving on a nearly full heap page (heap_page_prune_opt) or by VACUUM's heap pass, each under a cleanup lock."`
+	PruneBlocked      uint64  `counter:"pruneBlocked" label:"Pruning blocked by pins" format:"count" doc:"Times a heap page had dead versions to prune but another backend's pin denied the cleanup lock (ConditionalLockBufferForCleanup), to a fetch or to VACUUM's heap pass, which neither waits."`
 	DeadFetches       uint64  `counter:"deadFetches" label:"Fetches through dead items" format:"count" doc:"Scans' heap fetches through index items whose tuple is dead: the work a hint would save, had it been set (and could be: a recently dead tuple may not be marked by either policy)."`
 	RowLockWaits      uint64  `counter:"rowLockWaits" label:"Row lock waits" format:"count" doc:"UPDATEs that waited for another transaction's row lock."`
 	ContentLockWaits  uint64  `counter:"contentLockWaits" label:"Content lock waits" format:"count" doc:"Backends that slept waiting for a leaf's buffer content lock."`
 	Leaves            int     `counter:"leaves" label:"Leaf pages" format:"count" hidden:"true"`
-	Now               float64 `counter:"now" label:"Server time" unit:"s" format:"seconds" doc:"The server's simulated clock."`
+	Now               float64 `counter:"now" label:"Server time (simulated)" unit:"s" format:"seconds" doc:"The server's simulated clock. The run simulates its duration divided by the time scale; every time of the lab's page counts in it."`
+	RunLength         float64 `counter:"runLength" sub:"true" label:"of a run of" unit:"s" format:"seconds" doc:"The run's length in simulated server time: the duration divided by the time scale."`
+	SliceSeconds      float64 `counter:"sliceSeconds" label:"Slice" unit:"s" format:"seconds" hidden:"true" doc:"A slice's length in simulated server time: the slice divided by the time scale."`
+	NaptimeSeconds    float64 `counter:"naptimeSeconds" label:"VACUUM every" unit:"s" format:"seconds" hidden:"true" doc:"The time from the end of one VACUUM to the start of the next, in simulated server time: the naptime divided by the time scale."`
 	Step              uint64  `counter:"step" label:"Steps" format:"count" doc:"Events simulated."`
 	Done              bool    `counter:"done" label:"Done" format:"bool" hidden:"true"`
 	SliceTPS          string  `counter:"sliceTPS" label:"TPS per slice" format:"text" hidden:"true" doc:"The TPS of each finished slice, comma-separated, the last 240 at most, for the page's chart."`
@@ -195,14 +221,23 @@ func (r *run) Seeded() bool  { return true }
 func (r *run) Server() *Server { return r.srv }
 
 // CheckInvariants checks the pool's invariants and the lab's: no hint set by a dropped-pin
-// scan after the LSN moved, no cleanup lock granted while another backend pins the page.
-// Setting a hint never moving the LSN is checked where hints are set (KillItems panics).
+// scan after the LSN moved, no cleanup lock granted while another backend pins the page,
+// and no pin held between steps that the model does not account for (Server.CheckPins),
+// unless the server stopped (Server.Err) in the middle of a backend's work, whose pins then
+// stay as they were. Setting a hint never moving the LSN is checked where hints are set
+// (KillItems panics).
 func (r *run) CheckInvariants() error {
 	if err := r.s.CheckInvariants(); err != nil {
 		return err
 	}
 	if len(r.srv.Violations) > 0 {
 		return fmt.Errorf("pins: %s", r.srv.Violations[0])
+	}
+	if r.srv.Err() != nil {
+		return nil
+	}
+	if err := r.srv.CheckPins(r.s.CommandPins()); err != nil {
+		return fmt.Errorf("pins: %v", err)
 	}
 	return nil
 }
@@ -224,8 +259,10 @@ func (r *run) Counters() any {
 		TPS: tps, Commits: s.Commits, HintsSet: ix.HintsSet, HintsLost: ix.HintsLost + ix.HintsLostSplit,
 		DeadItems: dead, LPDead: lp, Splits: ix.Splits, SimpleDeleted: ix.SimpleDeleted, VacuumRemoved: ix.VacuumRemoved,
 		VacuumWaitSeconds: wait.Seconds(), VacuumWaitingOn: int(s.WaitingOnBlock), HeapVisits: s.HeapVisits, DeadFetches: ix.DeadFetches,
+		Prunes: s.Prunes, PruneBlocked: s.PruneBlocked,
 		RowLockWaits: s.RowLockWaits, ContentLockWaits: s.ContentWaits, Leaves: len(ix.Leaves),
-		Now: now.Seconds(), Step: r.s.Stats().Steps, Done: r.Done(), SliceTPS: sliceTPS(s, min(now, r.end)),
+		Now: now.Seconds(), RunLength: r.end.Seconds(), SliceSeconds: s.SliceLen.Seconds(), NaptimeSeconds: s.cfg.VacuumEvery.Seconds(),
+		Step: r.s.Stats().Steps, Done: r.Done(), SliceTPS: sliceTPS(s, min(now, r.end)),
 	}
 }
 
@@ -256,21 +293,28 @@ var (
 	waiting  = [2]string{"#7048e8", "#9775fa"}
 )
 
-// Legend colours the index's leaf pages and names the marks the lab's items and pins show,
-// each with a shape as well as a colour.
+// Legend colours the index's pages and the table's, and names the marks the lab's items and
+// pins show, each with a shape as well as a colour.
 func (r *run) Legend() lab.Legend {
+	index := slices.Index(r.srv.Pool.Relations(), r.srv.rel)
 	return lab.Legend{
-		Roles: []lab.Swatch{{Key: "leaf", Label: "B-tree leaf page", Doc: "A leaf page of the table's primary-key index.", Light: "#3a9ad9", Dark: "#56b4e9"}},
+		Roles: []lab.Swatch{
+			{Key: "leaf", Label: "B-tree index page (plain)", Doc: "A page of the table's primary-key index, pgbench_accounts_pkey: its leaves, where scans set LP_DEAD hints, and its metapage.", Light: "#3a9ad9", Dark: "#56b4e9"},
+			{Key: "heap", Label: "Heap page (square)", Doc: "A page of the table, pgbench_accounts, 61 rows each. Scans pin the page of each row they fetch; pruning it needs the page to itself.", Light: "#e69f00", Dark: "#e69f00"},
+		},
 		Role: func(rel int) int {
-			if rel < 0 {
+			switch {
+			case rel < 0:
 				return -1
+			case rel == index:
+				return 0
 			}
-			return 0
+			return 1
 		},
 		Marks: append(append([]lab.Swatch{}, lab.MarkEmpty, lab.MarkUsage, lab.MarkDirty, lab.MarkPinned),
-			lab.Swatch{Key: "hintset", Label: "Hints set (thin ring)", Shape: "cursor", Light: hintSet[0], Dark: hintSet[1], Motion: true, Doc: "_bt_killitems or a unique check just marked items of this leaf LP_DEAD: later scans skip them."},
-			lab.Swatch{Key: "hintlost", Label: "Hints lost (thick ring)", Shape: "cursor", Light: hintLost[0], Dark: hintLost[1], Motion: true, Doc: "_bt_killitems just dropped a scan's hints for this leaf: its LSN had moved while the pin was dropped, or a split moved the items. Later scans visit those dead rows again."},
-			lab.Swatch{Key: "vacuumwait", Label: "VACUUM waiting (thickest ring, ruler markers)", Shape: "cursor", Light: waiting[0], Dark: waiting[1], Doc: "VACUUM waits here in LockBufferForCleanup until every other backend has unpinned the leaf."},
+			lab.Swatch{Key: "hintset", Label: "Hints set (tick)", Shape: "tick", Light: hintSet[0], Dark: hintSet[1], Doc: "_bt_killitems or a unique check just marked items of this leaf LP_DEAD: later scans skip them."},
+			lab.Swatch{Key: "hintlost", Label: "Hints lost (cross)", Shape: "cross", Light: hintLost[0], Dark: hintLost[1], Doc: "_bt_killitems just dropped a scan's hints for this leaf: its LSN had moved while the pin was dropped, or a split moved the items. Later scans visit those dead rows again."},
+			lab.Swatch{Key: "vacuumwait", Label: "VACUUM waiting (hourglass, ruler markers)", Shape: "hourglass", Light: waiting[0], Dark: waiting[1], Doc: "VACUUM waits here in LockBufferForCleanup until every other backend has unpinned the leaf. Only a scan that keeps its leaf pin makes it wait: choose keep pin (before 9.5) to see it."},
 			lab.Swatch{Key: "items", Label: "Items: hover a leaf", Wide: true, Shape: "hollow", Light: "#8a8a8a", Dark: "#a0a0a0", Doc: "Hovering or tapping a leaf lists its items as pageinspect's bt_page_items does (the dead column is LP_DEAD), with how many are live, dead but unmarked, and LP_DEAD."},
 		),
 	}
@@ -287,9 +331,10 @@ func (experiment) About() string {
        bufferscope pins --reproduce
 
 Pins runs a pgbench-like load (--select-share SELECTs by key, the rest UPDATEs,
-keys drawn with Zipfian skew --zipf) against a table whose primary-key index
-lives in shared buffers, on a server of --cores CPU cores, for each number of
-clients in --clients and each pin policy in --policy, and prints one row each.
+keys drawn with Zipfian skew --zipf) against a table that lives, with its
+primary-key index, in shared buffers (16MB holds both), on a server of --cores
+CPU cores, for each number of clients in --clients and each pin policy in
+--policy, and prints one row each.
 keep-pin is PostgreSQL before 9.5: scans keep the leaf pin, so _bt_killitems
 can always mark dead items LP_DEAD, and VACUUM's cleanup lock waits for the pin.
 drop-pin is 9.5 to 18: MVCC scans of logged indexes drop the pin after reading

@@ -92,6 +92,7 @@ const (
 	pcRelease
 	pcHandoff
 	pcVacStart
+	pcVacHeap
 	pcVacLeaf
 	pcVacDone
 )
@@ -110,6 +111,7 @@ type proc struct {
 	oldTID   uint32
 	extra    sim.Duration // CPU owed before the next phase (a wake-up)
 	vacLeaf  int
+	vacHeap  int // the next heap page VACUUM's heap pass looks at
 	waitFrom sim.Duration
 	xmin     uint64 // the transaction's snapshot's xmin
 	xid      uint64 // its transaction ID, 0 before it has one
@@ -117,9 +119,14 @@ type proc struct {
 	// VACUUM's OldestXmin from its start; hasRecent says it is set.
 	recent    uint64
 	hasRecent bool
-	snapshot  bool  // whether it holds a snapshot (MyPgXact->xmin is set)
-	heapPage  int32 // the heap page whose pin the statement holds, -1 for none
-	hot       bool  // the UPDATE is a HOT update
+	snapshot  bool // whether it holds a snapshot (MyPgXact->xmin is set)
+	// heapPage is the heap page the scan's heap fetch holds pinned (IndexFetchHeapData's
+	// xs_cbuf), -1 for none, and heapBuf its buffer.
+	heapPage int32
+	heapBuf  int
+	// updPage is the page of the version the UPDATE replaces, as heap_update reads it.
+	updPage int32
+	hot     bool // the UPDATE is a HOT update
 }
 
 // event is a proc continuing at a time; seq breaks ties in order of scheduling.
@@ -149,16 +156,18 @@ func (h *eventHeap) Pop() any {
 // work of one phase.
 type leafLock struct{ shareUntil, exclUntil sim.Duration }
 
-// Server is the pins lab's database server: the index, the backends, the cores they queue
-// for, the row locks, the group-committing WAL flusher and VACUUM.
+// Server is the pins lab's database server: the table and its index, whose pages are the
+// pool's buffers, the backends, the cores they queue for, the row locks, the
+// group-committing WAL flusher and VACUUM.
 type Server struct {
-	cfg   Config
-	Pool  *sim.Pool
-	Index *Index
-	heap  *heapTable
-	rel   *sim.Relation
-	rng   *rand.Rand
-	zipf  []float64
+	cfg     Config
+	Pool    *sim.Pool
+	Index   *Index
+	heap    *heapTable
+	rel     *sim.Relation // the index, pgbench_accounts_pkey
+	heapRel *sim.Relation // the table, pgbench_accounts
+	rng     *rand.Rand
+	zipf    []float64
 
 	now    sim.Duration
 	seq    uint64
@@ -178,6 +187,8 @@ type Server struct {
 	vac      *proc
 	vacWait  int // buffer VACUUM waits to have alone, -1 for none
 	cur      *proc
+	// checking says the current backend's heap fetches are _bt_check_unique's.
+	checking bool
 	// snaps counts the active snapshots by their xmin; minSnap is at or below the oldest.
 	// A new snapshot's xmin is the oldest running xid, never below an active xmin, so the
 	// oldest only moves forward.
@@ -191,21 +202,26 @@ type Server struct {
 	minRun  uint64
 
 	// Counters.
-	Commits        uint64
-	SliceCommits   []uint64
-	SliceLen       sim.Duration
-	VacuumWait     sim.Duration
-	VacuumWaits    uint64
-	VacuumRuns     uint64
-	RowLockWaits   uint64
-	ContentWaits   uint64
-	HeapVisits     uint64
-	HOTUpdates     uint64
-	Prunes         uint64
-	Violations     []string
-	bufOf          map[sim.BlockNumber]int // the buffer a leaf was last read into
-	WaitingOnBlock sim.BlockNumber         // the leaf VACUUM waits for, 0 for none
-	err            error                   // why the server stopped (Err)
+	Commits      uint64
+	SliceCommits []uint64
+	SliceLen     sim.Duration
+	VacuumWait   sim.Duration
+	VacuumWaits  uint64
+	VacuumRuns   uint64
+	RowLockWaits uint64
+	ContentWaits uint64
+	HeapVisits   uint64
+	HOTUpdates   uint64
+	Prunes       uint64
+	// PruneBlocked counts the times a heap page was due for pruning but another backend's
+	// pin denied the cleanup lock (heap_page_prune_opt, or VACUUM's heap pass).
+	PruneBlocked uint64
+	// VacuumHeapPages counts the heap pages VACUUM's heap pass read.
+	VacuumHeapPages uint64
+	Violations      []string
+	bufOf           map[sim.BlockNumber]int // the buffer a leaf was last read into
+	WaitingOnBlock  sim.BlockNumber         // the leaf VACUUM waits for, 0 for none
+	err             error                   // why the server stopped (Err)
 }
 
 // Event is something the view or the event log may show.
@@ -227,8 +243,16 @@ const (
 	EvVacuumGranted
 )
 
-// NewServer builds the server of cfg: a pool of nbuffers buffers holding the index's leaves,
-// all clients about to begin.
+// The relations of the server: pgbench's table and its primary key.
+const (
+	HeapRelation  = "pgbench_accounts"
+	IndexRelation = "pgbench_accounts_pkey"
+)
+
+// NewServer builds the server of cfg: a pool of nbuffers buffers holding the table's and
+// the index's pages, all clients about to begin. The pool starts as a long pgbench run
+// leaves it: every page that fits is in shared buffers (the index first, then the table, as
+// pg_prewarm would load them), clean.
 func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error) {
 	if cfg.Clients < 1 || cfg.Cores < 1 || cfg.Rows < 1 {
 		return nil, fmt.Errorf("pins: clients, cores and rows must be at least 1")
@@ -238,17 +262,29 @@ func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error)
 		return nil, err
 	}
 	ix := NewIndex(cfg.Rows, cfg.Unique, cfg.Logged, cfg.Policy == DropPin19 && !cfg.Logged)
-	rel := &sim.Relation{
-		Name:      "pgbench_accounts_pkey",
-		Locator:   sim.RelFileLocator{SpcOid: sim.DefaultTablespaceOid, DbOid: sim.DefaultDatabaseOid, RelNumber: sim.FirstRelNumber + 1},
-		Permanent: cfg.Logged,
+	hp := newHeap(cfg.Rows)
+	relation := func(name string, num sim.Oid, blocks int) (*sim.Relation, error) {
+		r := &sim.Relation{
+			Name:      name,
+			Locator:   sim.RelFileLocator{SpcOid: sim.DefaultTablespaceOid, DbOid: sim.DefaultDatabaseOid, RelNumber: num},
+			Permanent: cfg.Logged,
+		}
+		r.NBlocks[sim.MainForkNum] = sim.BlockNumber(blocks)
+		_, err := p.AddRelation(r)
+		return r, err
 	}
-	rel.NBlocks[sim.MainForkNum] = sim.BlockNumber(ix.Blocks())
-	if _, err := p.AddRelation(rel); err != nil {
+	heapRel, err := relation(HeapRelation, sim.FirstRelNumber, len(hp.pages))
+	if err != nil {
 		return nil, err
 	}
+	rel, err := relation(IndexRelation, sim.FirstRelNumber+1, ix.Blocks())
+	if err != nil {
+		return nil, err
+	}
+	p.Prewarm(rel, sim.MainForkNum)
+	p.Prewarm(heapRel, sim.MainForkNum)
 	s := &Server{
-		cfg: cfg, Pool: p, Index: ix, rel: rel,
+		cfg: cfg, Pool: p, Index: ix, rel: rel, heapRel: heapRel, heap: hp,
 		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)),
 		free:  cfg.Cores,
 		locks: map[*Leaf]*leafLock{}, rowLock: map[int32]int{}, rowWait: map[int32][]int{}, rowLive: make(map[int32]uint32, cfg.Rows),
@@ -259,22 +295,26 @@ func NewServer(cfg Config, nbuffers int, sliceLen sim.Duration) (*Server, error)
 			s.rowLive[it.Key] = it.TID
 		}
 	}
+	for id := range p.NBuffers {
+		if d := p.Desc(id); d.State.Has(sim.BM_TAG_VALID) && d.Tag.Locator == rel.Locator {
+			s.bufOf[d.Tag.Block] = id
+		}
+	}
 	ix.stamp = s.stamp
-	s.heap = newHeap(cfg.Rows)
-	ix.walk = s.heap.walk
+	ix.walk = s.fetchTuple
 	s.snaps = map[uint64]int{}
 	s.running = map[uint64]bool{}
 	s.nextXid, s.minRun, s.minSnap = 1, 1, 1
 	ix.Horizon = s.recentHorizon
 	s.zipf = zipfCDF(cfg.Rows, cfg.ZipfS)
 	for i := range cfg.Clients {
-		pr := &proc{id: i, backend: sim.Backend{ID: i}, buf: -1, heapPage: -1}
+		pr := &proc{id: i, backend: sim.Backend{ID: i}, buf: -1, heapPage: -1, heapBuf: -1}
 		s.procs = append(s.procs, pr)
 		// Clients connect one after another, a round trip apart in turn order.
 		s.schedule(pr, sim.Duration(i)*cfg.Cost.NetRoundTrip/sim.Duration(cfg.Clients))
 	}
 	if cfg.Vacuum {
-		s.vac = &proc{id: cfg.Clients, backend: sim.Backend{ID: cfg.Clients}, buf: -1, heapPage: -1, pc: pcVacStart}
+		s.vac = &proc{id: cfg.Clients, backend: sim.Backend{ID: cfg.Clients}, buf: -1, heapPage: -1, heapBuf: -1, pc: pcVacStart}
 		s.procs = append(s.procs, s.vac)
 		s.at(s.vac, cfg.VacuumEvery)
 	}
@@ -303,6 +343,34 @@ func (s *Server) BufferOf(b sim.BlockNumber) (int, bool) {
 	id, ok := s.bufOf[b]
 	return id, ok
 }
+
+// HeapPage is a heap page as the lab's view describes it.
+type HeapPage struct {
+	Block      sim.BlockNumber
+	Tuples     int  // tuple versions taking space on it, live and dead
+	Dead       int  // dead versions not yet pruned
+	AllVisible bool // its visibility map bit
+}
+
+// HeapPageAt returns the heap page tag names, and whether it names one.
+func (s *Server) HeapPageAt(tag sim.BufferTag) (HeapPage, bool) {
+	if tag.Locator != s.heapRel.Locator || int(tag.Block) >= len(s.heap.pages) {
+		return HeapPage{}, false
+	}
+	p := s.heap.pages[tag.Block]
+	return HeapPage{Block: tag.Block, Tuples: p.used, Dead: len(p.dead), AllVisible: p.allVisible}, true
+}
+
+// LeafAt returns the leaf tag names, or nil (a heap page, the metapage).
+func (s *Server) LeafAt(tag sim.BufferTag) *Leaf {
+	if tag.Locator != s.rel.Locator {
+		return nil
+	}
+	return s.Index.LeafByBlock(tag.Block)
+}
+
+// IsIndexPage reports whether tag names a page of the index.
+func (s *Server) IsIndexPage(tag sim.BufferTag) bool { return tag.Locator == s.rel.Locator }
 
 // horizon returns the newest xid whose deletions are dead to everyone: one below
 // RecentGlobalXmin, the oldest xmin of an active snapshot (GetSnapshotData). A snapshot's
@@ -444,16 +512,37 @@ func (s *Server) lock(l *Leaf) *leafLock {
 	return lk
 }
 
+// readBuffer mirrors ReadBuffer of block blk of rel for pr, extending the relation when blk
+// is just past its end (ReadBuffer of P_NEW), and returns the buffer, pinned. A hit is priced
+// by the lab's own parts (each names the pins it includes), so the pool's charge for it is
+// dropped. A miss of a page that existed adds to pr.extra what the pool's cost model charges
+// for reading it (ReadOSCache, or ReadDisk) and for writing out a dirty victim (Write); the
+// victim's WAL flush is not charged, as the lab's own commits keep the WAL flushed every few
+// tens of microseconds (WALFlush). The lab's defaults hold the whole table and index, so
+// misses happen only in a smaller pool.
+func (s *Server) readBuffer(pr *proc, rel *sim.Relation, blk sim.BlockNumber) int {
+	extend := blk >= rel.NBlocks[sim.MainForkNum]
+	if extend {
+		rel.NBlocks[sim.MainForkNum] = blk + 1 // _bt_split or RelationGetBufferForTuple extended it
+	}
+	st := &s.Pool.Stats
+	cached, disk, writes := st.ReadsOSCache, st.ReadsDisk, st.DirtyWrites
+	id, err := s.Pool.ReadBuffer(&pr.backend, sim.BufferTag{Locator: rel.Locator, Block: blk})
+	if err != nil {
+		panic(noBuffer{fmt.Errorf("pins: a backend could not read block %d of %s: %w; the server stopped: reset to start again", blk, rel.Name, err)})
+	}
+	s.Pool.TakeElapsed()
+	if !extend {
+		c := &s.Pool.Cost
+		pr.extra += sim.Duration(st.ReadsOSCache-cached)*c.ReadOSCache + sim.Duration(st.ReadsDisk-disk)*c.ReadDisk +
+			sim.Duration(st.DirtyWrites-writes)*c.Write
+	}
+	return id
+}
+
 // pin pins leaf l's buffer for pr (ReadBuffer) and returns it.
 func (s *Server) pin(pr *proc, l *Leaf) int {
-	if l.Block >= s.rel.NBlocks[sim.MainForkNum] {
-		s.rel.NBlocks[sim.MainForkNum] = l.Block + 1 // _bt_split extended the index
-	}
-	id, err := s.Pool.ReadBuffer(&pr.backend, sim.BufferTag{Locator: s.rel.Locator, Block: l.Block})
-	if err != nil {
-		panic(noBuffer{fmt.Errorf("pins: a backend could not read leaf %d: %w; the server stopped: reset to start again", l.Block, err)})
-	}
-	s.Pool.TakeElapsed() // the lab's own costs price the access
+	id := s.readBuffer(pr, s.rel, l.Block)
 	s.bufOf[l.Block] = id
 	return id
 }
@@ -545,14 +634,15 @@ func (s *Server) clientStep(pr *proc) {
 		}
 		s.run(pr, d, pcHeap)
 	case pcHeap:
-		d := s.pinHeap(pr)
+		// index_fetch_heap for each copied TID: fetchTuple moves the fetch's heap pin from
+		// page to page and may prune them.
 		n := ix.FetchHeap(pr.scan)
 		s.HeapVisits += uint64(n)
 		next := pcKill
 		if pr.update {
 			next = pcRowLock
 		}
-		s.run(pr, d+s.fetchCost(len(pr.scan.TIDs), n), next)
+		s.run(pr, s.fetchCost(len(pr.scan.TIDs), n), next)
 	case pcRowLock:
 		if pr.xid == 0 {
 			// heap_update's GetCurrentTransactionId: the UPDATE takes an xid before it
@@ -570,22 +660,25 @@ func (s *Server) clientStep(pr *proc) {
 		}
 		s.rowLock[pr.key] = pr.id
 		pr.oldTID = s.rowLive[pr.key]
-		pr.extra += s.pinHeap(pr) // a commit since the fetch may have moved the row
+		pr.updPage = s.heap.pageOf[pr.oldTID] // a commit since the fetch may have moved the row
 		pr.pc = pcUpdate
 		s.clientStep(pr)
 	case pcEPQ:
 		// Woken with the row lock: EvalPlanQual follows the update chain to the newest
-		// version, one more heap visit.
+		// version (heap_lock_tuple → heap_fetch), one more heap visit, its page pinned
+		// while it looks.
 		pr.oldTID = s.rowLive[pr.key]
+		pr.updPage = s.heap.pageOf[pr.oldTID]
 		s.HeapVisits++
-		d := s.pinHeap(pr) // the newest version may be on another page
-		s.run(pr, d+c.Wakeup+c.HeapVisit, pcUpdate)
+		s.unpin(pr, s.readBuffer(pr, s.heapRel, sim.BlockNumber(pr.updPage)))
+		s.run(pr, c.Wakeup+c.HeapVisit, pcUpdate)
 	case pcUpdate:
-		if hp := s.heap.pages[pr.heapPage]; hp.used < HeapTuplesPerPage {
+		if hp := s.heap.pages[pr.updPage]; hp.used < HeapTuplesPerPage {
 			// heap_update: the new version fits on the old one's page and no indexed
 			// column changed (pgbench updates abalance), so it is a HOT update: no
 			// index entry, no _bt_check_unique.
 			hp.used++
+			s.updateHeap(pr, pr.updPage, -1)
 			pr.hot = true
 			pr.newTID = 0
 			s.run(pr, c.HeapUpdate, pcKill)
@@ -599,10 +692,16 @@ func (s *Server) clientStep(pr *proc) {
 			s.sleep(pr, t, pcUpdate)
 			return
 		}
+		// heap_update puts the new version on another page (RelationGetBufferForTuple),
+		// then ExecInsertIndexTuples inserts its index entry.
+		target, _ := s.heap.target()
+		s.updateHeap(pr, pr.updPage, target)
 		d := c.HeapUpdate + sim.Duration(ix.Levels())*c.DescendLevel + c.IndexInsert
 		if ix.Unique {
 			marked := ix.HintsSet
+			s.checking = true
 			f, n := ix.CheckUnique(pr.key)
+			s.checking = false
 			s.HeapVisits += uint64(n)
 			d += s.fetchCost(f, n)
 			if m := ix.HintsSet - marked; m > 0 {
@@ -615,7 +714,7 @@ func (s *Server) clientStep(pr *proc) {
 			s.emit(Event{Kind: EvHintLost, Block: l.Block, N: int(m)})
 		}
 		pr.newTID = tid
-		s.heap.place(tid)
+		s.heap.place(tid, target)
 		if deleted {
 			d += c.SimpleDelete
 		}
@@ -747,35 +846,139 @@ func (s *Server) fetchCost(fetches, tuples int) sim.Duration {
 	return sim.Duration(fetches)*c.HeapVisit + sim.Duration(max(0, tuples-fetches))*c.HOTMember
 }
 
-// pinHeap moves pr's heap pin to the page of its row's newest index item's chain, as
-// heapam_index_fetch_tuple does, and first prunes the page if it is nearly full and no other
-// backend pins it (heap_page_prune_opt: ConditionalLockBufferForCleanup). It returns the
-// CPU the pruning took.
-func (s *Server) pinHeap(pr *proc) sim.Duration {
-	pg := s.heap.pageOf[s.rowLive[pr.key]]
-	if pg == pr.heapPage {
-		return 0
-	}
-	s.unpinHeap(pr)
-	hp := s.heap.pages[pg]
-	d := sim.Duration(0)
-	if hp.pins == 0 && HeapTuplesPerPage-hp.used < pruneBelow && len(hp.dead) > 0 {
-		if s.heap.prune(hp, s.recentHorizon()) > 0 {
-			s.Prunes++
-			d = s.cfg.Cost.Prune
+// fetchTuple is the Index's hook for a heap fetch through index item tid by the current
+// backend, and returns the heap tuples it visits (the item's HOT chain, which
+// heap_hot_search_buffer walks). It mirrors heapam_index_fetch_tuple: when tid is on another
+// page than the one the fetch holds, ReleaseAndReadBuffer moves the fetch's pin there and
+// heap_page_prune_opt may prune the page. A scan's fetch keeps its last page pinned until
+// the statement ends (index_endscan); a unique check's fetch (_bt_check_unique →
+// table_index_fetch_tuple_check) begins and ends a fetch of its own for each item, so its
+// pin goes at once.
+func (s *Server) fetchTuple(tid uint32, live bool) int {
+	if pr := s.cur; pr != nil {
+		pg := s.heap.pageOf[tid]
+		if s.checking {
+			id := s.readBuffer(pr, s.heapRel, sim.BlockNumber(pg))
+			pr.extra += s.pruneOpt(pr, id, pg)
+			s.unpin(pr, id)
+		} else if pg != pr.heapPage {
+			s.unpinHeap(pr)
+			pr.heapPage, pr.heapBuf = pg, s.readBuffer(pr, s.heapRel, sim.BlockNumber(pg))
+			pr.extra += s.pruneOpt(pr, pr.heapBuf, pg)
 		}
 	}
-	hp.pins++
-	pr.heapPage = pg
-	return d
+	return s.heap.walk(tid, live)
 }
 
-// unpinHeap releases pr's heap page pin, if it holds one.
+// unpinHeap releases the pin pr's heap fetch holds, if any (index_fetch_end).
 func (s *Server) unpinHeap(pr *proc) {
-	if pr.heapPage >= 0 {
-		s.heap.pages[pr.heapPage].pins--
-		pr.heapPage = -1
+	if pr.heapBuf >= 0 {
+		s.unpin(pr, pr.heapBuf)
+		pr.heapPage, pr.heapBuf = -1, -1
 	}
+}
+
+// pruneOpt mirrors heap_page_prune_opt on page pg in buffer id, which pr has just pinned: a
+// page with less than a tenth of it free (pruneBelow) and a version dead to pr's
+// RecentGlobalXmin is pruned if ConditionalLockBufferForCleanup succeeds, that is if pr's is
+// the only pin; otherwise pruning waits for a later visit. It returns the CPU the pruning
+// took (Prune).
+func (s *Server) pruneOpt(pr *proc, id int, pg int32) sim.Duration {
+	hp := s.heap.pages[pg]
+	h := s.recentHorizon()
+	if HeapTuplesPerPage-hp.used >= pruneBelow || !hp.prunable(h) {
+		return 0
+	}
+	if !s.cleanupLock(pr, id) {
+		s.PruneBlocked++
+		return 0
+	}
+	s.prune(pr, id, hp, h)
+	return s.cfg.Cost.Prune
+}
+
+// cleanupLock mirrors ConditionalLockBufferForCleanup on buffer id for pr: it succeeds only
+// when pr pins the buffer once and no other backend pins it. Heap pages' content locks are
+// not modelled, so the conditional exclusive lock always succeeds.
+func (s *Server) cleanupLock(pr *proc, id int) bool {
+	return pr.backend.PinCount(id) == 1 && s.Pool.RefCount(id) == 1
+}
+
+// prune mirrors heap_page_prune on page hp in buffer id under pr's cleanup lock, with the
+// versions dead to everyone at horizon removed, and its WAL record (log_heap_prune: the
+// page is dirtied and takes the record's LSN).
+func (s *Server) prune(pr *proc, id int, hp *heapPage, horizon uint64) {
+	if s.heap.prune(hp, horizon) == 0 {
+		return
+	}
+	s.Prunes++
+	s.logChange(pr, id)
+}
+
+// logChange WAL-logs a change of the page in buffer id, which pr pins (MarkBufferDirty,
+// XLogInsert, PageSetLSN); an unlogged page is only dirtied.
+func (s *Server) logChange(pr *proc, id int) {
+	if err := s.Pool.LogPageChange(&pr.backend, id, 64); err != nil {
+		panic(err)
+	}
+	s.Pool.TakeElapsed()
+}
+
+// updateHeap is heap_update's work on the heap pages for pr's transaction: it pins the page
+// old of the version it replaces and, for a non-HOT update, the page target
+// RelationGetBufferForTuple chose for the new version (-1 for a HOT update, whose new version
+// goes on old), changes them under one WAL record, clears their visibility map bits
+// (visibilitymap_clear) and releases them. The pins last only as long as heap_update.
+func (s *Server) updateHeap(pr *proc, old, target int32) {
+	ids := [2]int{s.readBuffer(pr, s.heapRel, sim.BlockNumber(old)), -1}
+	s.heap.pages[old].written(pr.xid)
+	if target >= 0 && target != old {
+		ids[1] = s.readBuffer(pr, s.heapRel, sim.BlockNumber(target))
+		s.heap.pages[target].written(pr.xid)
+	}
+	for _, id := range ids {
+		if id >= 0 {
+			s.logChange(pr, id)
+			s.unpin(pr, id)
+		}
+	}
+}
+
+// CheckPins checks that every pin a backend holds between steps is one the model accounts
+// for: a client's leaf under a policy that keeps it, VACUUM's leaf, and a heap fetch's page,
+// each pinned once; a client between transactions holds none. The pool's own invariants
+// check that each buffer's refcount is the number of backends pinning it, so the sum of the
+// refcounts equals the pins accounted for, with the commands' (Sim.CommandPins), only if
+// there is no other.
+func (s *Server) CheckPins(commands int) error {
+	held := 0
+	for _, pr := range s.procs {
+		for _, id := range [2]int{pr.buf, pr.heapBuf} {
+			if id < 0 {
+				continue
+			}
+			held++
+			if n := pr.backend.PinCount(id); n != 1 {
+				return fmt.Errorf("backend %d pins buffer %d %d times, want once", pr.id, id, n)
+			}
+		}
+		if pr != s.vac && pr.pc == pcBegin && (pr.buf >= 0 || pr.heapBuf >= 0) {
+			return fmt.Errorf("client %d holds pins between transactions", pr.id)
+		}
+		if pr.heapBuf >= 0 {
+			if d := s.Pool.Desc(pr.heapBuf); d.Tag.Locator != s.heapRel.Locator || d.Tag.Block != sim.BlockNumber(pr.heapPage) {
+				return fmt.Errorf("backend %d holds buffer %d for heap page %d, but it holds %s", pr.id, pr.heapBuf, pr.heapPage, d.Tag)
+			}
+		}
+	}
+	total := 0
+	for id := range s.Pool.NBuffers {
+		total += s.Pool.RefCount(id)
+	}
+	if total != held+commands {
+		return fmt.Errorf("%d pins in the pool, %d accounted for (%d by the server's backends, %d by commands)", total, held+commands, held, commands)
+	}
+	return nil
 }
 
 // startFlush starts a flush of the WAL device: one flush at a time, each serving every
@@ -799,25 +1002,56 @@ func (s *Server) endFlush() {
 	}
 }
 
-// vacuumStep runs one step of VACUUM's btvacuumscan: each leaf in order, under a cleanup lock.
+// vacuumStep runs one step of VACUUM: lazy_scan_heap's pass over the heap, one page a step,
+// then btvacuumscan's over the index, each leaf in order under a cleanup lock.
 func (s *Server) vacuumStep(pr *proc) {
 	ix := s.Index
+	c := &s.cfg.Cost
 	switch pr.pc {
 	case pcVacStart:
 		s.VacuumRuns++
-		// lazy_scan_heap prunes every heap page it can get a cleanup lock on
-		// (ConditionalLockBufferForCleanup) before the index pass.
 		// GetOldestXmin once at the start: the whole run uses it.
 		pr.recent, pr.hasRecent = s.horizon(), true
-		h := pr.recent
-		for _, hp := range s.heap.pages {
-			if hp.pins == 0 && len(hp.dead) > 0 {
-				s.heap.prune(hp, h)
-			}
-		}
-		pr.vacLeaf = 0
-		pr.pc = pcVacLeaf
+		pr.vacHeap, pr.vacLeaf = 0, 0
+		pr.pc = pcVacHeap
 		s.at(pr, s.now)
+	case pcVacHeap:
+		// lazy_scan_heap reads each page the visibility map does not let it skip
+		// (lazy_scan_skip) and prunes it if ConditionalLockBufferForCleanup succeeds; a page
+		// another backend pins is left unpruned rather than waited for (lazy_scan_noprune
+		// from PostgreSQL 15, skipped before). A page left with nothing dead and no change
+		// newer than OldestXmin becomes all-visible (visibilitymap_set). The visit costs a
+		// fetch of the page's first tuple (HeapVisit) and a HOTMember for each further one:
+		// the same line pointer and visibility test, on the locked page.
+		pg := s.heap.nextToVacuum(pr.vacHeap)
+		if pg >= len(s.heap.pages) {
+			pr.pc = pcVacLeaf
+			s.at(pr, s.now)
+			return
+		}
+		hp := s.heap.pages[pg]
+		id := s.readBuffer(pr, s.heapRel, sim.BlockNumber(pg))
+		d := c.HeapVisit + sim.Duration(max(hp.used-1, 0))*c.HOTMember
+		if s.cleanupLock(pr, id) {
+			if hp.prunable(pr.recent) {
+				s.prune(pr, id, hp, pr.recent)
+				d += c.Prune
+			}
+			if !hp.allVisible && len(hp.dead) == 0 && hp.lastXid <= pr.recent {
+				hp.allVisible = true
+				if err := s.Pool.MarkBufferDirty(&pr.backend, id); err != nil { // PD_ALL_VISIBLE
+					panic(err)
+				}
+			}
+		} else if hp.prunable(pr.recent) {
+			s.PruneBlocked++
+		}
+		s.unpin(pr, id)
+		s.VacuumHeapPages++
+		pr.vacHeap = pg + 1
+		d += pr.extra
+		pr.extra = 0
+		s.at(pr, s.now+d)
 	case pcVacLeaf:
 		if pr.vacLeaf >= len(ix.Leaves) {
 			pr.pc = pcVacStart
@@ -862,8 +1096,9 @@ func (s *Server) vacuumStep(pr *proc) {
 		s.cur = pr
 		ix.VacuumPage(l)
 		s.cur = nil
-		d := s.cfg.Cost.VacuumPage
-		lk.exclUntil = s.now + d
+		d := c.VacuumPage + pr.extra
+		pr.extra = 0
+		lk.exclUntil = s.now + c.VacuumPage
 		s.unpin(pr, pr.buf)
 		pr.buf = -1
 		pr.vacLeaf++

@@ -2,6 +2,7 @@ package pins
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,5 +89,81 @@ func TestStatsDescribeTheLeftmostLeaves(t *testing.T) {
 			t.Errorf("leaf %d: counts %+v disagree with its states", lf.Block, lf)
 		}
 		last = lf.Block
+	}
+}
+
+// A heap page under the pointer says which block of the table it is, its tuples and its
+// visibility map bit, in words.
+func TestInspectHeapPage(t *testing.T) {
+	v, run := steppedView(t, 20000)
+	s := run.Sim()
+	for id := range s.Pool.NBuffers {
+		info := v.Inspect(id)
+		page, ok := labview.Lookup(info, "Heap page")
+		if !ok {
+			continue
+		}
+		if !strings.HasPrefix(page, "block ") || !strings.HasSuffix(page, " of "+simpins.HeapRelation) {
+			t.Fatalf("buffer %d: heap page %q", id, page)
+		}
+		tuples, _ := labview.Lookup(info, "Tuples")
+		vm, _ := labview.Lookup(info, "Visibility map")
+		if !strings.Contains(tuples, fmt.Sprintf(" of %d: ", simpins.HeapTuplesPerPage)) || !strings.Contains(vm, "all-visible") {
+			t.Fatalf("buffer %d: tuples %q, visibility map %q", id, tuples, vm)
+		}
+		return
+	}
+	t.Fatal("no heap page in the pool")
+}
+
+// The marks of hints set and lost stay while the run is paused, however much wall time
+// passes, and fade once it plays again; Stats lists them as the overlay draws them.
+func TestMarksStayWhilePaused(t *testing.T) {
+	l := simpins.Lab{}
+	vals, _ := l.Params().Parse(map[string]string{"clients": "20"})
+	run, err := l.New(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView().(*View)
+	v.Attach(run, run.Legend(), func(int32) int { return -1 })
+	wall := 0.0
+	tick := func(step bool) {
+		wall += 1.0 / 60
+		v.Tick(1, wall)
+		if step {
+			if _, err := v.Step(run, 200, func() bool { return false }, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	marks := func() []Mark { return v.Stats()["marks"].([]Mark) }
+	for range 600 {
+		tick(true)
+		if len(marks()) > 0 {
+			break
+		}
+	}
+	shown := marks()
+	if len(shown) == 0 {
+		t.Fatal("no hint was set or lost in 10 s of play")
+	}
+	for range 600 { // ten seconds of wall time, paused
+		tick(false)
+	}
+	if got := marks(); !slices.Equal(got, shown) {
+		t.Fatalf("paused, the marks went from %v to %v", shown, got)
+	}
+	noted := map[Mark]float64{}
+	for _, m := range shown {
+		noted[m] = v.recent[int32(m.Buffer)].at
+	}
+	for range int(markSeconds*60) + 2 { // playing on past the marks' time
+		tick(true)
+	}
+	for _, m := range marks() {
+		if at, ok := noted[m]; ok && v.recent[int32(m.Buffer)].at == at {
+			t.Errorf("mark %v outlived its %.1f s of play", m, markSeconds)
+		}
 	}
 }

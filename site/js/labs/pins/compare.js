@@ -1,16 +1,57 @@
 // The pins lab's comparisons, run in the experiment worker (the lab's compare and clients
 // jobs, sim/labs/pins/jobs.go): the page's settings under both policies with the same seed,
-// their TPS slice by slice side by side; and TPS against clients for both policies. keep-pin
+// their TPS slice by slice on one chart; and TPS against clients for both policies. keep-pin
 // is drawn solid and drop-pin dashed, and each is labelled, so the policies differ by more
-// than colour.
+// than colour. Times are simulated server time, as everywhere on the lab's page.
 
 import { LogChart } from '../../chart.js';
 import * as experiments from '../../experiments.js';
-import { exportButtons, svgPNG } from '../../exports.js';
-import { count } from '../../format.js';
+import { exportButtons } from '../../exports.js';
+import { count, plural, seconds } from '../../format.js';
 
 const $ = (id) => document.getElementById(id);
-const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// SERIES are the two policies' lines: solid keep-pin, dashed drop-pin.
+const SERIES = [
+  { label: 'keep-pin', colour: '--chart-lookup' },
+  { label: 'drop-pin', colour: '--chart-scan', dash: [6, 4] },
+];
+
+// TPS_LABEL is the y axis of every TPS chart: the unit the lab's counters declare (the
+// cards' headings say it in words).
+const TPS_LABEL = 'tps';
+
+// sliceChart makes the chart of TPS per slice in container: simulated server time in ms
+// across, tps up, both on linear axes from the data (tps from 0), one line per series.
+export function sliceChart(container, series) {
+  return new LogChart(container, {
+    xLabel: 'simulated server time (ms)',
+    yLabel: TPS_LABEL,
+    xName: 'server time',
+    xLog: false,
+    yLog: false,
+    series: series.map((s) => ({ ...s, points: false })),
+    xValue: (x) => `${count(x)} ms`,
+    yValue: (y) => count(y),
+    height: 220,
+  });
+}
+
+// sliceTimes returns the simulated server times, in ms, at which n slices of sliceSeconds
+// end, the first being slice number first (from 0).
+export function sliceTimes(first, n, sliceSeconds) {
+  return Array.from({ length: n }, (_, i) => Number(((first + i + 1) * sliceSeconds * 1000).toPrecision(12)));
+}
+
+// sliceSummary writes the slices' TPS in words: how many slices of how much simulated
+// server time, their mean, lowest and highest, and their coefficient of variation.
+export function sliceSummary(ys, sliceSeconds) {
+  const mean = ys.reduce((a, b) => a + b, 0) / ys.length;
+  const sd = Math.sqrt(ys.reduce((a, b) => a + (b - mean) * (b - mean), 0) / ys.length);
+  const lowest = Math.min(...ys);
+  const highest = Math.max(...ys);
+  return `${plural(ys.length, 'slice')} of ${seconds(sliceSeconds)} of simulated server time: mean ${count(mean)} tps, lowest ${count(lowest)}, highest ${count(highest)}, coefficient of variation ${(mean ? sd / mean : 0).toFixed(3)}.`;
+}
 
 // card is the markup of one experiment card named by prefix: its heading, its run, PNG and
 // CSV buttons, a note, the body that shows the result, and its progress bar with Cancel.
@@ -31,8 +72,8 @@ const card = (prefix, heading, run, note, body) => `    <section class="card cha
 `;
 
 export const HTML = card('pins-compare', 'Both policies, same seed', 'Run both policies',
-  'The settings above, run once keeping the leaf pin and once dropping it, in the background: TPS per slice, on one scale.',
-  '<div class="pins-compare" id="pins-compare" role="img" aria-labelledby="pins-compare-heading" aria-describedby="pins-compare-summary"></div>')
+  'The settings above, run once keeping the leaf pin and once dropping it, in the background: TPS per slice of simulated server time, on one chart.',
+  '<ul class="pins-compare-runs" id="pins-compare-runs"></ul><div class="chart" id="pins-compare" role="img" aria-labelledby="pins-compare-heading" aria-describedby="pins-compare-summary"></div>')
   + card('pins-clients', 'Transactions per second against clients', 'Run the sweep',
     'The published client counts, 10 to 800, under both policies with the settings above: 24 runs in the background.',
     '<div class="chart" id="pins-clients"></div>');
@@ -58,33 +99,6 @@ function job(prefix, kind, args, onDone) {
   return j;
 }
 
-// tpsLine draws TPS per slice, ys, as one line in a w×h SVG whose top is top: dashed for
-// drop-pin.
-export function tpsLine(ys, top, w, h, dashed = false) {
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
-  svg.setAttribute('width', '100%');
-  const step = ys.length > 1 ? w / (ys.length - 1) : 0;
-  const line = document.createElementNS(SVG_NS, 'polyline');
-  line.setAttribute('points', ys.map((y, i) => `${(i * step).toFixed(1)},${(h - 4 - (y / top) * (h - 8)).toFixed(1)}`).join(' '));
-  line.setAttribute('fill', 'none');
-  line.setAttribute('stroke', 'currentColor');
-  line.setAttribute('stroke-width', '2');
-  if (dashed) line.setAttribute('stroke-dasharray', '6 4');
-  svg.append(line);
-  return svg;
-}
-
-// slicesSVG draws one policy's TPS per slice against a shared top.
-function slicesSVG(ys, top, dashed, title) {
-  const svg = tpsLine(ys, top, 300, 120, dashed);
-  const fig = document.createElement('figure');
-  const cap = document.createElement('figcaption');
-  cap.textContent = title;
-  fig.append(cap, svg);
-  return fig;
-}
-
 export class CompareCards {
   constructor() {
     this.params = {};
@@ -93,23 +107,22 @@ export class CompareCards {
     this.clients = null;
     this.jobs = [];
     this.chart = new LogChart($('pins-clients'), {
-      xLabel: 'clients',
-      yLabel: 'transactions per second',
+      xLabel: 'clients (logarithmic)',
+      yLabel: TPS_LABEL,
       xName: 'clients',
-      series: [
-        { label: 'keep-pin', colour: '--chart-lookup' },
-        { label: 'drop-pin', colour: '--chart-scan', dash: [6, 4] },
-      ],
+      yLog: false,
+      series: SERIES,
       xValue: (x) => count(x),
-      yValue: (y) => count(Math.round(y)),
+      yValue: (y) => count(y),
       height: 260,
     });
+    this.slices = sliceChart($('pins-compare'), SERIES);
     $('pins-compare-run').addEventListener('click', () => this.runCompare());
     $('pins-clients-run').addEventListener('click', () => this.runClients());
     const compareTitle = 'bufferscope · pins: TPS per slice under both policies, same seed';
     const clientsTitle = 'TPS against clients, keep-pin and drop-pin';
     exportButtons($('pins-compare-csv').parentElement, {
-      id: 'pins-compare', name: () => 'pins-slices', title: () => compareTitle, rows: () => this.compareRows(), png: () => svgPNG($('pins-compare'), compareTitle),
+      id: 'pins-compare', name: () => 'pins-slices', title: () => compareTitle, rows: () => this.compareRows(), png: () => this.slices.png(compareTitle),
     });
     exportButtons($('pins-clients-csv').parentElement, {
       id: 'pins-clients', name: () => 'pins-clients', title: () => clientsTitle, rows: () => this.clientRows(), png: () => this.chart.png(clientsTitle),
@@ -151,21 +164,31 @@ export class CompareCards {
     const c = this.compare;
     $('pins-compare-csv').disabled = $('pins-compare-png').disabled = !c;
     if (c) {
-      const top = Math.max(1, ...c.sliceTPS.flat());
-      $('pins-compare').replaceChildren(...c.policies.map((p, i) => slicesSVG(c.sliceTPS[i], top, i > 0,
-        `${p}: ${count(Math.round(c.tps[i]))} TPS, slice CV ${c.sliceCV[i].toFixed(3)}, ${count(c.hintsLost[i])} hints lost`)));
+      const n = Math.max(...c.sliceTPS.map((ys) => ys.length));
+      this.slices.setData(sliceTimes(c.firstSlice, n, c.sliceSeconds), c.sliceTPS);
+      $('pins-compare-runs').replaceChildren(...c.policies.map((p, i) => {
+        const li = document.createElement('li');
+        li.dataset.policy = p;
+        li.dataset.tps = String(c.tps[i]);
+        li.textContent = `${p}${i > 0 ? ' (dashed)' : ' (solid)'}: ${count(c.tps[i])} tps, slice coefficient of variation ${c.sliceCV[i].toFixed(3)}, ${plural(c.hintsLost[i], 'hint')} lost`;
+        return li;
+      }));
       const d = c.tps[1] / c.tps[0] - 1;
-      $('pins-compare-summary').textContent = `Dropping the pin gives ${(100 * d).toFixed(1)}% ${d < 0 ? 'fewer' : 'more'} transactions per second here, with slices ${c.sliceCV[0] > 0 ? (c.sliceCV[1] / c.sliceCV[0]).toFixed(2) : '–'} times as uneven as keeping it.`;
+      $('pins-compare-summary').textContent = `Dropping the pin gives ${(100 * Math.abs(d)).toFixed(1)}% ${d < 0 ? 'fewer' : 'more'} transactions per second here, with slices ${c.sliceCV[0] > 0 ? (c.sliceCV[1] / c.sliceCV[0]).toFixed(2) : '–'} times as uneven as keeping it (slices of ${seconds(c.sliceSeconds)} of simulated server time).`;
     } else {
-      $('pins-compare').replaceChildren();
+      this.slices.setData(null);
+      $('pins-compare-runs').replaceChildren();
       $('pins-compare-summary').textContent = '';
     }
     const k = this.clients;
     $('pins-clients-csv').disabled = $('pins-clients-png').disabled = !k;
     this.chart.setData(k ? k.clients : null, k ? k.tps : null);
     if (k) {
-      const peak = (ys) => k.clients[ys.indexOf(Math.max(...ys))];
-      $('pins-clients-summary').textContent = `keep-pin peaks at ${peak(k.tps[0])} clients and drop-pin at ${peak(k.tps[1])}; at ${k.clients[k.clients.length - 1]} clients drop-pin runs ${(100 * (k.tps[1][k.tps[1].length - 1] / k.tps[0][k.tps[0].length - 1] - 1)).toFixed(1)}% against keep-pin.`;
+      const peak = (ys) => Math.max(...ys);
+      const at = (ys) => k.clients[ys.indexOf(peak(ys))];
+      const lastK = k.tps[0][k.tps[0].length - 1];
+      const lastD = k.tps[1][k.tps[1].length - 1];
+      $('pins-clients-summary').textContent = `keep-pin peaks at ${count(peak(k.tps[0]))} tps with ${plural(at(k.tps[0]), 'client')} and drop-pin at ${count(peak(k.tps[1]))} tps with ${plural(at(k.tps[1]), 'client')}; at ${plural(k.clients[k.clients.length - 1], 'client')} drop-pin runs ${count(lastD)} tps, ${(100 * (lastD / lastK - 1)).toFixed(1)}% against keep-pin's ${count(lastK)}.`;
     } else $('pins-clients-summary').textContent = '';
   }
 
@@ -173,8 +196,9 @@ export class CompareCards {
     const c = this.compare;
     if (!c) return [];
     const n = Math.max(...c.sliceTPS.map((s) => s.length));
-    return [['slice', ...c.policies.map((p) => `${p}_tps`)],
-      ...Array.from({ length: n }, (_, i) => [i + 1, ...c.sliceTPS.map((s) => s[i])])];
+    const xs = sliceTimes(c.firstSlice, n, c.sliceSeconds);
+    return [['slice', 'server_time_ms', ...c.policies.map((p) => `${p}_tps`)],
+      ...xs.map((x, i) => [c.firstSlice + i + 1, x, ...c.sliceTPS.map((s) => s[i])])];
   }
 
   clientRows() {
@@ -185,6 +209,7 @@ export class CompareCards {
 
   redraw() {
     this.chart.render();
+    this.slices.render();
   }
 
   cancel() {

@@ -1,7 +1,7 @@
 // The pins lab's tour and exercise (js/guide.js): whether a scan's LP_DEAD hints stick,
 // and VACUUM waiting for a pin.
 
-import { count } from '../../format.js';
+import { count, plural, seconds } from '../../format.js';
 import { counters, pick, runSteps, yesNo } from '../../guide.js';
 
 const short = { duration: '60s', slice: '5s', naptime: '10s' };
@@ -14,7 +14,7 @@ export const tour = [
     predict: { question: 'With 20 clients on the hot leaf, will VACUUM have to wait for a pin?', choices: yesNo },
     run: { toEnd: true },
     answer: (bs) => (counters(bs).vacuumWaitSeconds > 0 ? 'yes' : 'no'),
-    explain: (bs) => `VACUUM waited ${counters(bs).vacuumWaitSeconds.toFixed(3)} s for pins (LockBufferForCleanup); ${counters(bs).hintsSet} hints were set and ${counters(bs).hintsLost} lost.`,
+    explain: (bs) => `VACUUM waited ${seconds(counters(bs).vacuumWaitSeconds)} of simulated server time for pins (LockBufferForCleanup); ${plural(counters(bs).hintsSet, 'hint was', 'hints were')} set and ${count(counters(bs).hintsLost)} lost.`,
   },
   {
     title: 'Dropping it',
@@ -23,7 +23,7 @@ export const tour = [
     predict: { question: 'Will any hints be lost now?', choices: yesNo },
     run: { toEnd: true },
     answer: (bs) => (counters(bs).hintsLost > 0 ? 'yes' : 'no'),
-    explain: (bs) => `${counters(bs).hintsLost} hints were lost and ${counters(bs).hintsSet} set; VACUUM waited ${counters(bs).vacuumWaitSeconds.toFixed(3)} s.`,
+    explain: (bs) => `${plural(counters(bs).hintsLost, 'hint was', 'hints were')} lost and ${count(counters(bs).hintsSet)} set; VACUUM waited ${seconds(counters(bs).vacuumWaitSeconds)} of simulated server time.`,
   },
   {
     title: 'An unlogged index',
@@ -32,7 +32,7 @@ export const tour = [
     predict: { question: 'Will VACUUM wait for pins again?', choices: yesNo },
     run: { toEnd: true },
     answer: (bs) => (counters(bs).vacuumWaitSeconds > 0 ? 'yes' : 'no'),
-    explain: (bs) => `VACUUM waited ${counters(bs).vacuumWaitSeconds.toFixed(3)} s; ${counters(bs).hintsLost} hints were lost. PostgreSQL 19 gives unlogged indexes fake LSNs so their scans can drop the pin too.`,
+    explain: (bs) => `VACUUM waited ${seconds(counters(bs).vacuumWaitSeconds)} of simulated server time; ${plural(counters(bs).hintsLost, 'hint was', 'hints were')} lost. PostgreSQL 19 gives unlogged indexes fake LSNs so their scans can drop the pin too.`,
   },
   {
     title: 'Your turn',
@@ -53,7 +53,7 @@ export const exercises = [
       return {
         params,
         steps: 0,
-        question: `${params.clients} client${params.clients === '1' ? '' : 's'}, a ${params.logged === 'true' ? 'logged' : 'unlogged'} unique index, a server that ${pol}. Over the run, will any LP_DEAD hint be lost?`,
+        question: `${plural(Number(params.clients), 'client')}, a ${params.logged === 'true' ? 'logged' : 'unlogged'} unique index, a server that ${pol}. Over the run, will any LP_DEAD hint be lost?`,
         choices: yesNo,
       };
     },
@@ -67,7 +67,7 @@ export const exercises = [
         : 'This server dropped the pin after reading each leaf: a scan gives its hints up when the leaf\'s LSN moved meanwhile (another backend changed the page), and a split loses hints under any policy (the item moved, or the split rewrote the leaf without its marks).';
       return {
         answer: c.hintsLost > 0 ? 'yes' : 'no',
-        explain: `${count(c.hintsSet)} items were marked LP_DEAD (by scans and by inserts' unique checks) and ${count(c.hintsLost)} hints were lost. ${why}`,
+        explain: `${plural(c.hintsSet, 'item was', 'items were')} marked LP_DEAD (by scans and by inserts' unique checks) and ${plural(c.hintsLost, 'hint was', 'hints were')} lost. ${why}`,
       };
     },
   },

@@ -3,18 +3,25 @@
 // slice by slice, and the comparisons of both policies run in the background (compare.js).
 // Everything else (form, counters, legend, playback) is the page's own, built from the
 // lab's tables.
+//
+// Time: a run simulates its duration divided by the time scale (600s at scale 1000 is
+// 600 ms of the server's time, op by op). Every time this page shows counts in that
+// simulated server time: the counters' server time and run length, the slices (5s is 5 ms),
+// the charts' time axes and VACUUM's naptime; the notes under the durations say so, and TPS
+// is per simulated second.
 
 import { tour, exercises } from './guide.js';
 import { LeavesCard } from './leaves.js';
-import { CompareCards, HTML as COMPARE, tpsLine } from './compare.js';
-import { exportButtons, svgPNG } from '../../exports.js';
+import { CompareCards, HTML as COMPARE, sliceChart, sliceSummary, sliceTimes } from './compare.js';
+import { exportButtons } from '../../exports.js';
+import { count, seconds } from '../../format.js';
 
 // The static HTML of the cards: no data is ever interpolated into it.
 const WIDE = `    <section class="card leaves-card" id="pins-leaves-card" aria-labelledby="pins-leaves-heading">
       <div class="card-head">
         <h2 id="pins-leaves-heading">The leftmost leaves, the hottest</h2>
       </div>
-      <p class="muted small leaf-key"><span aria-hidden="true">■</span> live item · <span aria-hidden="true">□</span> dead, not marked · <span aria-hidden="true">☒</span> LP_DEAD · 📌 pins · ✓ hint set · ✗ hint lost · ⏳ VACUUM waits for the pins</p>
+      <p class="muted small leaf-key"><span aria-hidden="true">■</span> live item · <span aria-hidden="true">□</span> dead, not marked · <span aria-hidden="true">☒</span> LP_DEAD · <span aria-hidden="true">▌</span> pinned · <span aria-hidden="true">✓</span> hints set · <span aria-hidden="true">✗</span> hints lost · dashed frame: VACUUM waits for the pins</p>
       <div class="leaves" id="pins-leaves"></div>
       <p id="pins-leaves-summary" class="summary" aria-live="off"></p>
     </section>
@@ -23,8 +30,9 @@ const WIDE = `    <section class="card leaves-card" id="pins-leaves-card" aria-l
         <h2 id="pins-slices-heading">Transactions per second, slice by slice</h2>
         <div class="actions" id="pins-slices-actions" role="group" aria-label="Export the chart"></div>
       </div>
+      <p class="muted small" id="pins-slices-note">Each point is one slice of simulated server time, as pgbench --progress prints them.</p>
       <div class="chart" id="pins-slices" role="img" aria-labelledby="pins-slices-heading" aria-describedby="pins-slices-summary">
-        <p class="chart-empty">The chart appears here once the first slice ends.</p>
+        <p class="chart-empty" id="pins-slices-empty">The chart appears here once the first slice ends.</p>
       </div>
       <p id="pins-slices-summary" class="summary" aria-live="off"></p>
     </section>
@@ -35,23 +43,30 @@ let summary = null;
 let leaves = null;
 let compare = null;
 let last = '';
+let first = 0; // the number, from 0, of the first slice the chart shows
 let exports = null;
 
-// draw plots the slices' TPS as a line from the numbers in csv, with the mean and the
+// draw plots the slices' TPS (csv, the sliceTPS counter: the last slices finished) against
+// the simulated server time at each slice's end, with the mean, lowest, highest and
 // coefficient of variation written under it.
-function draw(csv) {
+function draw(c) {
+  const csv = c.sliceTPS || '';
   if (!chart || csv === last) return;
   last = csv;
   const ys = csv ? csv.split(',').map(Number) : [];
-  if (ys.length === 0) return;
-  const h = 160;
-  const svg = tpsLine(ys, Math.max(...ys, 1), 600, h);
-  svg.setAttribute('height', String(h));
-  chart.replaceChildren(svg);
+  document.getElementById('pins-slices-empty').hidden = ys.length > 0;
+  if (ys.length === 0) {
+    chart.setData(null);
+    summary.textContent = '';
+    if (exports) exports.enable(false);
+    return;
+  }
+  // The counter holds the last slices finished by now: the first of them is slice n - len.
+  first = Math.floor(Math.min(c.now, c.runLength) / c.sliceSeconds + 1e-9) - ys.length;
+  const xs = sliceTimes(first, ys.length, c.sliceSeconds);
+  chart.setData(xs, [ys]);
   if (exports) exports.enable(true);
-  const mean = ys.reduce((a, b) => a + b, 0) / ys.length;
-  const sd = Math.sqrt(ys.reduce((a, b) => a + (b - mean) * (b - mean), 0) / ys.length);
-  summary.textContent = `${ys.length} slices: mean ${Math.round(mean).toLocaleString()} TPS, lowest ${Math.round(Math.min(...ys)).toLocaleString()}, highest ${Math.round(top).toLocaleString()}, coefficient of variation ${(mean ? sd / mean : 0).toFixed(3)}.`;
+  summary.textContent = sliceSummary(ys, c.sliceSeconds);
 }
 
 // SQL is what a reader runs on a real server to see this lab's effect: the statements the
@@ -125,12 +140,12 @@ export default {
   // every half second.
   speed: (stats, reduced) => (reduced ? 2000 : 20000),
   intro: `<p>Index scans that find entries pointing at dead rows mark them <code>LP_DEAD</code> so later scans skip them. Before PostgreSQL 9.5 a scan kept its pin on the B-tree leaf, so the mark was always safe, but VACUUM's cleanup lock had to wait for the pin. Since 9.5 an MVCC scan of a logged index drops the pin, and may set the mark only if the page's LSN has not moved meanwhile: on hot pages many marks are lost.</p>
-    <p>Run a pgbench-like load under each pin policy and watch hints set and lost, dead items, splits, VACUUM waiting for pins, and transactions per second. Hover a leaf to list its items.</p>`,
+    <p>Every cell is a page of the table pgbench_accounts (its heap pages, marked with a square) or of its index. Watch scans pin pages (a bar down the cell's left), hints set (a tick) and lost (a cross) on the leaves, and, with the pin kept, VACUUM waiting (an hourglass); the legend shows each. Hover a page to see its items or tuples. A run simulates its duration divided by the time scale, and every time here counts in that simulated server time.</p>`,
   settingsTitle: 'Server and load',
 
   mount({ bs, wide }) {
     wide.innerHTML = WIDE;
-    chart = wide.querySelector('#pins-slices');
+    chart = sliceChart(wide.querySelector('#pins-slices'), [{ label: 'tps', colour: '--chart-lookup' }]);
     summary = wide.querySelector('#pins-slices-summary');
     leaves = new LeavesCard(bs, wide.querySelector('#pins-leaves'), wide.querySelector('#pins-leaves-summary'));
     compare = new CompareCards();
@@ -140,8 +155,8 @@ export default {
       id: 'pins-slices',
       name: () => 'bufferscope-pins-slices',
       title: () => title,
-      rows: () => [['slice', 'tps'], ...(last ? last.split(',') : []).map((tps, i) => [i + 1, tps])],
-      png: () => svgPNG(chart && chart.querySelector('svg'), title),
+      rows: () => (chart && chart.data ? [['slice', 'server_time_ms', 'tps'], ...chart.data[0].map((x, i) => [first + i + 1, x, chart.data[1][i]])] : []),
+      png: () => chart.png(title),
     });
     exports.enable(false);
   },
@@ -152,16 +167,27 @@ export default {
   },
 
   update(s) {
-    if (s && s.counters) draw(s.counters.sliceTPS || '');
+    if (s && s.counters) draw(s.counters);
     if (s && leaves) leaves.update(s);
   },
 
   theme() {
+    if (chart) chart.render();
     if (compare) compare.redraw();
   },
 
-  notes(params) {
+  // notes say, under each duration, how long it is in simulated server time, the time every
+  // counter and chart of the page counts in.
+  notes(params, stats) {
     const out = {};
+    const c = stats && stats.lab === 'pins' && stats.counters;
+    if (c && c.runLength > 0) {
+      const scale = count(Number(params.scale));
+      out.duration = `Simulated: ${seconds(c.runLength)} of server time (the duration ÷ time scale ${scale}). The counters' server time and the charts count in it; TPS is per simulated second.`;
+      out.slice = `Each slice is ${seconds(c.sliceSeconds)} of simulated server time (÷ ${scale}).`;
+      out.naptime = `VACUUM starts ${seconds(c.naptimeSeconds)} of simulated server time after the last one ended (÷ ${scale}).`;
+      out.scale = `${params.duration} of pgbench becomes ${seconds(c.runLength)} of the server's time, simulated op by op.`;
+    }
     if (params.policy === 'drop-pin' && params.logged === 'false') {
       out.policy = 'Before PostgreSQL 19 an unlogged index\'s LSN never moves, so its scans keep the pin: this run behaves like keep-pin.';
     }

@@ -1,7 +1,8 @@
 // The leftmost leaves of the index drawn large: each leaf page a box of its items in page
 // order, a live item a filled square, a dead one not yet marked a hollow square, an LP_DEAD
-// one a square crossed out; its pins, its LSN, a hint just set (✓) or lost (✗), and VACUUM
-// waiting for its pins. Every state has a shape and a word, not a colour alone. The view
+// one a square crossed out; its pins (▌, as the grid's bar), its LSN, a hint just set (✓) or
+// lost (✗), as the grid marks them, and VACUUM waiting for its pins (a dashed frame). Every
+// state has a shape and a word, not a colour alone. The view
 // (wasm/labs/pins) describes the leaves in stats().view.leaves: buffer, block, LSN, pins, item
 // states (L live, d dead, X LP_DEAD) and their counts, a recent hint, VACUUM waiting.
 
@@ -74,18 +75,18 @@ export class LeavesCard {
     fig.dataset.buffer = String(l.buffer);
     if (l.vacuumWaiting) fig.classList.add('vacuum-waiting');
     const cap = document.createElement('figcaption');
-    const badges = [];
-    if (l.pins > 0) badges.push(`📌 ${plural(l.pins, 'pin')}`);
-    if (l.recentHint === 'set') badges.push('✓ hint set');
-    if (l.recentHint === 'lost') badges.push('✗ hint lost');
-    if (l.vacuumWaiting) badges.push('⏳ VACUUM waits for its pins');
+    const badges = []; // [symbol, words]
+    if (l.pins > 0) badges.push(['▌', `pinned by ${plural(l.pins, 'backend')}`]);
+    if (l.recentHint === 'set') badges.push(['✓', 'hints set']);
+    if (l.recentHint === 'lost') badges.push(['✗', 'hints lost']);
+    if (l.vacuumWaiting) badges.push(['', 'VACUUM waits for its pins']);
     cap.textContent = `Leaf ${count(l.block)} · buffer ${count(l.buffer)} · LSN ${l.lsn} · ${plural(l.states.length, 'item')}`;
     const b = document.createElement('span');
     b.className = 'leaf-badges';
-    b.textContent = badges.join(' · ');
+    b.textContent = badges.map(([sym, words]) => (sym ? `${sym} ${words}` : words)).join(' · ');
     cap.append(document.createElement('br'), b);
     fig.append(cap, itemsSVG(String(l.states || '')));
-    fig.setAttribute('aria-label', `Leaf ${l.block}: ${l.live} live items, ${l.deadUnmarked} dead not marked, ${l.lpDead} LP_DEAD${badges.length ? `; ${badges.join(', ')}` : ''}`);
+    fig.setAttribute('aria-label', `Leaf ${count(l.block)}: ${plural(l.live, 'live item')}, ${count(l.deadUnmarked)} dead not marked, ${count(l.lpDead)} LP_DEAD${badges.length ? `; ${badges.map(([, words]) => words).join(', ')}` : ''}`);
     return fig;
   }
 }
