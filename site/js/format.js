@@ -62,6 +62,16 @@ export function seconds(s) {
   return `${(s / 3600).toFixed(1)} h`;
 }
 
+// UNITS are the seconds in each unit a duration's text may use (sim.ParseDuration's).
+const UNITS = { ps: 1e-12, ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1, min: 60, h: 3600 };
+
+// durationText writes a duration as a parameter's text gives it ("100us", "2ms") the way
+// seconds writes durations ("100 µs"); text it cannot read is returned as it is.
+export function durationText(text) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ps|ns|us|µs|ms|s|min|h)\s*$/.exec(String(text));
+  return m ? seconds(Number(m[1]) * UNITS[m[2]]) : String(text);
+}
+
 // three writes x (1 ≤ x < 1000) with three significant digits.
 function three(x) {
   return x.toFixed(x < 10 ? 2 : x < 100 ? 1 : 0);

@@ -1,6 +1,7 @@
 // Free play's tour and exercise (js/guide.js): a pool of 16 buffers small enough to read
 // cell by cell, filled, swept and dirtied.
 
+import { count } from '../../format.js';
 import { counters, stepUntil, yesNo } from '../../guide.js';
 
 // emptyBuffers counts the buffers of the pool that hold no page.
@@ -19,7 +20,7 @@ export const tour = [
     predict: { question: 'While the pool fills, will most accesses hit a page already in a buffer, or miss?', choices: [{ value: 'hit', label: 'hit' }, { value: 'miss', label: 'miss' }] },
     run: { steps: 40, speed: 20 },
     answer: (bs) => (counters(bs).misses >= counters(bs).hits ? 'miss' : 'hit'),
-    explain: (bs) => `${counters(bs).hits} hits and ${counters(bs).misses} misses: an empty pool can only miss until the pages the clients use are in it.`,
+    explain: (bs) => `${count(counters(bs).hits)} hits and ${count(counters(bs).misses)} misses: an empty pool can only miss until the pages the clients use are in it.`,
   },
   {
     title: 'The clock sweep',
@@ -27,7 +28,7 @@ export const tour = [
     predict: { question: 'When the first eviction happens, will any buffer still be empty?', choices: yesNo },
     run: { until: (bs) => counters(bs).evictions > 0, speed: 20 },
     answer: (bs) => (emptyBuffers(bs) > 0 ? 'yes' : 'no'),
-    explain: (bs) => `The first eviction came at step ${bs.stats().step}, with ${emptyBuffers(bs)} empty buffers: the sweep only evicts once the free list is empty and every buffer holds a page.`,
+    explain: (bs) => `The first eviction came at step ${count(bs.stats().step)}, with ${count(emptyBuffers(bs))} empty buffers: the sweep only evicts once the free list is empty and every buffer holds a page.`,
   },
   {
     title: 'Hot pages stay',
@@ -44,7 +45,7 @@ export const tour = [
     predict: { question: 'In 3,000 steps, will a backend have to flush WAL itself before writing a victim?', choices: yesNo },
     run: { steps: 3000, speed: 1000 },
     answer: (bs) => (counters(bs).walFlushesBackend > 0 ? 'yes' : 'no'),
-    explain: (bs) => `Backends wrote ${counters(bs).dirtyWrites} dirty victims and flushed WAL ${counters(bs).walFlushesBackend} times to do so.`,
+    explain: (bs) => `Backends wrote ${count(counters(bs).dirtyWrites)} dirty victims and flushed WAL ${count(counters(bs).walFlushesBackend)} times to do so.`,
   },
   {
     title: 'Your turn',

@@ -1,7 +1,7 @@
 // The ring lab's tour and exercise (js/guide.js): VACUUM's ring of buffers and the WAL
 // flushes it forces when it comes round to a page whose WAL is not yet flushed.
 
-import { count, plural } from '../../format.js';
+import { count, durationText, plural } from '../../format.js';
 import { counters, pick, runSteps, yesNo } from '../../guide.js';
 
 export const tour = [
@@ -58,7 +58,7 @@ export const exercises = [
       return {
         params,
         steps: 0,
-        question: `VACUUM passes over a ${params.table} table, changing ${params.dirty_share}% of its pages, through a ring of ${params.ring === '0' ? 'no buffers (no ring)' : params.ring}, with WAL flushes taking ${params.flush_latency} and no other clients. How many times will VACUUM have to flush WAL before writing a page?`,
+        question: `VACUUM passes over a ${params.table} table, changing ${params.dirty_share}% of its pages, through a ring of ${params.ring === '0' ? 'no buffers (no ring)' : params.ring}, with WAL flushes taking ${durationText(params.flush_latency)} and no other clients. How many times will VACUUM have to flush WAL before writing a page?`,
         choices: buckets.map(({ value, label }) => ({ value, label })),
       };
     },
