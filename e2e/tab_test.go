@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	cdpnetwork "github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
+	cdpstorage "github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 )
 
@@ -129,8 +130,8 @@ func newTabWith(t *testing.T, o tabOptions) *page {
 	if err := p.network.collect(ctx, o.base); err != nil {
 		t.Fatalf("watching the tab's requests: %v", err)
 	}
-	p.do(waitTimeout, "preparing the tab", chromedp.EmulateViewport(o.width, o.height), emulateMedia, watchWebGL, watchCSP,
-		watchNetwork(o.serviceWorker))
+	p.do(waitTimeout, "preparing the tab", forgetChoices(o.base), chromedp.EmulateViewport(o.width, o.height), emulateMedia,
+		watchWebGL, watchCSP, watchNetwork(o.serviceWorker))
 	return p
 }
 
@@ -153,6 +154,18 @@ func watchNetwork(serviceWorker bool) chromedp.Action[chromedp.Void] {
 			return err
 		}
 		_, err := cdp.Call(ctx, t, cdpnetwork.SetBypassServiceWorker, cdpnetwork.SetBypassServiceWorkerParams{Bypass: !serviceWorker})
+		return err
+	})
+}
+
+// forgetChoices clears what an earlier test's page stored for the site (the theme the reader
+// chose), so that every tab opens as a first visit does: a test that leaves the dark theme on
+// must not change the colours the next test reads from the canvas.
+func forgetChoices(base string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, cdpstorage.ClearDataForOrigin, cdpstorage.ClearDataForOriginParams{
+			Origin: strings.TrimSuffix(base, "/"), StorageTypes: "local_storage",
+		})
 		return err
 	})
 }
