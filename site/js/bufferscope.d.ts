@@ -165,12 +165,14 @@ export interface DropCounters {
   invalidated: number;
   /** Drops: DropRelationBuffers and DropRelationsAllBuffers calls. */
   drops: number;
-  /** Replay steps: Units replayed: a WAL record, a descriptor checked or a block looked up. */
+  /** Replay steps: Units replayed: a WAL record, a descriptor checked or a block looked up (in a race, by this side). */
   step: number;
   /** Done */
   done: boolean;
   /** Path of the drop under way: scan, lookup, or none between drops. */
   path: string;
+  /** Paths so far: The paths the drops took so far, the one under way included: scan, lookup, mixed, or none before the first drop; at the end, resultPath. */
+  pathSoFar: string;
   /** Path: The path of the whole replay: scan, lookup or mixed. */
   resultPath: string;
   /** Relation: Index of the relation being replayed. */
