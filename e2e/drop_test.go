@@ -236,19 +236,19 @@ func TestDropBadAddress(t *testing.T) {
 			t.Errorf("#error-panel does not name %s:\n%s", want, msg)
 		}
 	}
-	for sel, want := range map[string]string{"#p-shared_buffers": "128MB", "#p-op": "drop", "#p-tables": "100x1", "#p-threshold": "NB/32"} {
+	for sel, want := range map[string]string{"#p-shared_buffers": "128MB", "#p-op": "drop", "#p-tables": "96xNB/128", "#p-threshold": "NB/32"} {
 		if got := eval[string](p, fmt.Sprintf(`document.querySelector(%q).value`, sel)); got != want {
 			t.Errorf("%s shows %q, want the safe value %q", sel, got, want)
 		}
 	}
 	q := eval[string](p, `location.search`)
-	for _, want := range []string{"lab=drop", "shared_buffers=128MB", "tables=100x1", "op=drop", "threshold=NB/32"} {
+	for _, want := range []string{"lab=drop", "shared_buffers=128MB", "tables=96xNB/128", "op=drop", "threshold=NB/32"} {
 		if !strings.Contains(q, want) {
 			t.Errorf("the address %s does not hold %s", q, want)
 		}
 	}
-	if d := p.runToEnd(); d.Invalidated != 100 {
-		t.Errorf("the default replay invalidated %d buffers, want 100", d.Invalidated)
+	if d := p.runToEnd(); d.Invalidated != 12288 {
+		t.Errorf("the default replay invalidated %d buffers, want 12,288 (96 tables of 128 blocks)", d.Invalidated)
 	}
 }
 

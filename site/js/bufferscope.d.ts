@@ -127,7 +127,7 @@ export interface DropParams {
   lab: 'drop';
   /** The size of the pool: a full scan checks every one of its buffer descriptors. Default "128MB"; size. */
   shared_buffers?: string;
-  /** The tables, as comma-separated groups COUNTxBLOCKS: 1000x1 is 1000 tables of one block; BLOCKS may be NB/k, NBuffers/k of the pool (1xNB/32). +Ni gives each table N B-tree indexes of 1+⌈2×BLOCKS/3⌉ blocks and +t a TOAST table (empty) with its index (one block): 1000x1+2i+t. DROP TABLE and TRUNCATE drop a table with its indexes and TOAST in one call; VACUUM truncates only the heap. At most 100000 relations and 134217728 blocks (1TB) in all. Default "100x1"; COUNTxBLOCKS. */
+  /** The tables, as comma-separated groups COUNTxBLOCKS: 1000x1 is 1000 tables of one block; BLOCKS may be NB/k, NBuffers/k of the pool (1xNB/32). +Ni gives each table N B-tree indexes of 1+⌈2×BLOCKS/3⌉ blocks and +t a TOAST table (empty) with its index (one block): 1000x1+2i+t. DROP TABLE and TRUNCATE drop a table with its indexes and TOAST in one call; VACUUM truncates only the heap. At most 100000 relations and 134217728 blocks (1TB) in all. Default "96xNB/128"; COUNTxBLOCKS. */
   tables?: string;
   /** The operation whose WAL is replayed. Default "drop"; one of "drop", "truncate", "vacuum". */
   op?: string;
