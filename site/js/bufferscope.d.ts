@@ -439,6 +439,7 @@ export interface StatsBase {
   paintMs: number; // of which painting and uploading pixels
   error: string | null; // why playback stopped, until reset or load
   hash?: string; // Sim.Hash, 16 hex digits; only from stats({hash: true}), which reads every descriptor
+  paneHashes?: string[]; // each pane's Sim.Hash, the run's own first, when it races pools; only from stats({hash: true})
   /** What the lab's view adds (the drop lab: timeScale, modelled seconds per second shown). */
   view?: Record<string, number | string | boolean>;
   /** How many of each of the lab's events of interest (Lab.events, by kind) the run has had. */
@@ -476,10 +477,23 @@ export interface TimeResult {
 }
 
 export type Stats = 
-  | StatsBase & { lab: 'free'; counters: FreeCounters }
-  | StatsBase & { lab: 'drop'; counters: DropCounters }
-  | StatsBase & { lab: 'ring'; counters: RingCounters }
-  | StatsBase & { lab: 'pins'; counters: PinsCounters };
+  | StatsBase & { lab: 'free'; counters: FreeCounters; panes?: PaneStats<FreeCounters>[] }
+  | StatsBase & { lab: 'drop'; counters: DropCounters; panes?: PaneStats<DropCounters>[] }
+  | StatsBase & { lab: 'ring'; counters: RingCounters; panes?: PaneStats<RingCounters>[] }
+  | StatsBase & { lab: 'pins'; counters: PinsCounters; panes?: PaneStats<PinsCounters>[] };
+
+/**
+ * One of the pools a run races side by side (the drop lab up to 20GB: the policy chosen and
+ * its rival), the run's own first; stats().counters are the first pane's.
+ */
+export interface PaneStats<C> {
+  index: number;
+  key: string; // "pg13"
+  label: string; // "PostgreSQL 13"
+  doc: string;
+  now: number; // this pane's modelled time, seconds
+  counters: C; // this pane's own, of the lab's kind
+}
 
 /** A parameter as the page builds its control from it (sim/param.Field). */
 export interface Field {
@@ -563,6 +577,8 @@ export interface BufferInfo {
   valid: boolean;
   /** What the lab's view knows of the buffer, as label → text ("Dropped?": "yes"). */
   lab?: Record<string, string>;
+  /** Which pool the buffer is in, when the canvas shows several (a race). */
+  pane?: { index: number; key: string; label: string };
   /** Set when the pixel under the point stands for a block of buffers. */
   group?: {
     first: number; // the block's top-left buffer, described above
@@ -597,6 +613,12 @@ export interface View {
   height: number;
   cols: number; // the pool's arrangement: buffer id = row * cols + col
   rows: number;
+  /**
+   * Where each pool is on the canvas when it shows several (a race): its rectangle in canvas
+   * CSS pixels, under a band of head pixels for its label. Every pane has the same size,
+   * zoom and pan.
+   */
+  panes?: { index: number; key: string; label: string; doc: string; x: number; y: number; width: number; height: number; head: number }[];
 }
 
 export interface Speed {
@@ -663,7 +685,8 @@ export interface Bufferscope {
   inspect(clientX: number, clientY: number): BufferInfo | null;
   /** The buffer under a point given in canvas pixels, or null. */
   cellAt(x: number, y: number): BufferInfo | null;
-  buffer(id: number): BufferInfo | null;
+  /** Buffer id of a pane (0, the run's own, by default), or null. */
+  buffer(id: number, pane?: number): BufferInfo | null;
   relations(): Relation[];
   /** What the grid's colours and marks mean in this run, in the current theme. */
   legend(): Legend;
@@ -677,8 +700,8 @@ export interface Bufferscope {
   /** Shows the whole pool. */
   fit(): View;
   view(): View;
-  /** Rings one buffer, as the inspector does; null or -1 for none. */
-  highlight(id: number | null): { ok: true; buffer: number };
+  /** Rings one buffer of a pane (0 by default), as the inspector does; null or -1 for none. */
+  highlight(id: number | null, pane?: number): { ok: true; buffer: number };
   setTheme(theme: 'light' | 'dark'): { ok: boolean; theme: string; error?: string };
   /** Turns the animations off (true) or on: flashes, fading trails, pulses. Positions still show. */
   setReducedMotion(reduced: boolean): { ok: true; reducedMotion: boolean };

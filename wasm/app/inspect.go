@@ -1,6 +1,9 @@
 package app
 
-import "github.com/bufferscope/bufferscope/sim"
+import (
+	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/wasm/grid"
+)
 
 // BufferInfo is what hovering over a cell tells the reader about one buffer.
 type BufferInfo struct {
@@ -21,6 +24,16 @@ type BufferInfo struct {
 	Group *GroupInfo `json:"group,omitempty"`
 	// Lab is what the lab's view adds (labview.View.Inspect), or nil.
 	Lab map[string]any `json:"lab,omitempty"`
+	// Pane says which pool the buffer is in when the canvas shows several (a race); nil
+	// for one.
+	Pane *PaneRef `json:"pane,omitempty"`
+}
+
+// PaneRef names the pane a buffer is in.
+type PaneRef struct {
+	Index int    `json:"index"`
+	Key   string `json:"key"`
+	Label string `json:"label"`
 }
 
 // GroupInfo summarises the Side×Side block of buffers one pixel stands for.
@@ -36,9 +49,13 @@ type GroupInfo struct {
 	Usage0        int    `json:"usage0"`        // how many have usage count 0
 }
 
-// Inspect describes buffer id, or returns nil when there is no such buffer.
-func (a *App) Inspect(id int) *BufferInfo {
-	s := a.run.Sim()
+// Inspect describes buffer id of pane (0 for the run's own pool), or returns nil when there
+// is no such buffer or pane.
+func (a *App) Inspect(id, pane int) *BufferInfo {
+	if pane < 0 || pane >= len(a.view.panes) {
+		return nil
+	}
+	s := a.view.panes[pane].sim
 	if id < 0 || id >= s.Pool.NBuffers {
 		return nil
 	}
@@ -56,7 +73,11 @@ func (a *App) Inspect(id int) *BufferInfo {
 		LSN:      bv.LSN.String(),
 		Dirty:    st.Has(sim.BM_DIRTY),
 		Valid:    st.Has(sim.BM_VALID),
-		Lab:      a.lv.Inspect(id),
+		Lab:      a.lv.Inspect(pane, id),
+	}
+	if len(a.view.panes) > 1 {
+		p := a.view.panes[pane].info
+		info.Pane = &PaneRef{Index: pane, Key: p.Key, Label: p.Label}
 	}
 	if info.Flags == nil {
 		info.Flags = []string{}
@@ -76,21 +97,26 @@ func (a *App) Inspect(id int) *BufferInfo {
 	return info
 }
 
-// InspectAt describes the buffer under canvas point (x, y), with a summary of its block
-// when a pixel stands for many buffers; nil when there is no buffer there.
+// InspectAt describes the buffer under canvas point (x, y), in whichever pane it lies, with a
+// summary of its block when a pixel stands for many buffers; nil when there is no buffer
+// there.
 func (a *App) InspectAt(x, y int) *BufferInfo {
-	l := a.view.layout
-	col, row, side, ok := l.BlockAt(x, y)
+	pane, px, py, ok := grid.PaneAt(a.view.rects, x, y)
 	if !ok {
 		return nil
 	}
-	info := a.Inspect(row*l.Cols + col)
+	l := a.view.layout
+	col, row, side, ok := l.BlockAt(px, py)
+	if !ok {
+		return nil
+	}
+	info := a.Inspect(row*l.Cols+col, pane)
 	if info == nil || side <= 1 {
 		return info
 	}
 	g := &GroupInfo{First: info.Buffer, Side: side}
 	counts := map[int]int{}
-	s := a.run.Sim()
+	s := a.view.panes[pane].sim
 	// Read the buffers themselves: the grid's codes may be a frame behind, and they hold
 	// roles, not relations.
 	views := make([]sim.BufferView, side)

@@ -46,7 +46,7 @@ func (v *View) Options() labview.Options {
 }
 
 // Attach finds the run's server.
-func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int32) int) {
+func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int, int32) int) {
 	v.srv, v.recent = nil, map[int32]recent{}
 	if r, ok := run.(interface{ Server() *simpins.Server }); ok {
 		v.srv = r.Server()
@@ -58,7 +58,7 @@ const maxItemsShown = 24
 
 // Inspect describes the leaf page in buffer id: its block, LSN, items live, dead and
 // LP_DEAD, whether VACUUM waits for it, and its first items as bt_page_items shows them.
-func (v *View) Inspect(id int) map[string]any {
+func (v *View) Inspect(_, id int) map[string]any {
 	if v.srv == nil || id < 0 || id >= v.srv.Pool.NBuffers {
 		return nil
 	}
@@ -130,8 +130,8 @@ func (v *View) Stats() map[string]any {
 
 // Step runs the steps as the default view does and remembers the buffers whose hints were
 // set or lost.
-func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event, bool)) (int, error) {
-	return v.Default.Step(run, n, stop, func(events []sim.Event, flash bool) {
+func (v *View) Step(run lab.Run, n int, stop func() bool, note func(int, []sim.Event, bool)) (int, error) {
+	return v.Default.Step(run, n, stop, func(pane int, events []sim.Event, flash bool) {
 		for i := range events {
 			e := &events[i]
 			if e.Buffer >= 0 && (e.Kind == simpins.EvHintSet || e.Kind == simpins.EvHintLost) {
@@ -139,7 +139,7 @@ func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event,
 			}
 		}
 		if note != nil {
-			note(events, flash)
+			note(pane, events, flash)
 		}
 	})
 }
@@ -148,7 +148,7 @@ func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event,
 func (v *View) Tick(_ int, wallSeconds float64) { v.now = wallSeconds }
 
 // Overlay rings the leaves with recent hints and the one VACUUM waits for.
-func (v *View) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool {
+func (v *View) Overlay(_ int, o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool {
 	o.Reset()
 	set, _ := t.Mark("hintset")
 	lost, _ := t.Mark("hintlost")

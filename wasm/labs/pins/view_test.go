@@ -21,7 +21,7 @@ func steppedView(t *testing.T, steps int) (labview.View, lab.Run) {
 		t.Fatal(err)
 	}
 	v := NewView()
-	v.Attach(run, run.Legend(), func(int32) int { return -1 })
+	v.Attach(run, run.Legend(), func(int, int32) int { return -1 })
 	if _, err := v.Step(run, steps, nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestInspectLeaf(t *testing.T) {
 	s := run.Sim()
 	found := false
 	for id := range s.Pool.NBuffers {
-		info := v.Inspect(id)
+		info := v.Inspect(0, id)
 		d := s.Pool.Desc(id)
 		if !d.State.Has(sim.BM_TAG_VALID) {
 			if info != nil {
@@ -74,7 +74,7 @@ func TestStatsNameTheLeftmostLeaves(t *testing.T) {
 		if _, err := fmt.Sscan(s, &id); err != nil {
 			t.Fatal(err)
 		}
-		info := v.Inspect(id)
+		info := v.Inspect(0, id)
 		if info["page"] != "leaf" {
 			t.Fatalf("buffer %d is not a leaf: %v", id, info)
 		}

@@ -50,7 +50,7 @@ func (v *View) Options() labview.Options {
 }
 
 // Attach follows a freshly built run.
-func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int32) int) {
+func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int, int32) int) {
 	v.s = run.Sim()
 	v.run, _ = run.(ringRun)
 	v.flushes = v.flushes[:0]
@@ -58,8 +58,8 @@ func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int32) int) {
 }
 
 // Step runs n steps as the default view does, remembering every WAL flush.
-func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event, bool)) (int, error) {
-	return v.Default.Step(run, n, stop, func(events []sim.Event, flash bool) {
+func (v *View) Step(run lab.Run, n int, stop func() bool, note func(int, []sim.Event, bool)) (int, error) {
+	return v.Default.Step(run, n, stop, func(pane int, events []sim.Event, flash bool) {
 		for i := range events {
 			if e := &events[i]; e.Kind == sim.EvWALFlush {
 				if len(v.flushes) == maxFlushes {
@@ -69,13 +69,13 @@ func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event,
 			}
 		}
 		if note != nil {
-			note(events, flash)
+			note(pane, events, flash)
 		}
 	})
 }
 
 // Inspect says whether buffer id is in VACUUM's ring, and in which slot.
-func (v *View) Inspect(id int) map[string]any {
+func (v *View) Inspect(_, id int) map[string]any {
 	if v.s == nil || id < 0 || id >= v.s.Pool.NBuffers {
 		return nil
 	}
@@ -91,7 +91,7 @@ func (v *View) Inspect(id int) map[string]any {
 }
 
 // Overlay outlines the ring's buffers, rings VACUUM's slot and draws the WAL bar.
-func (v *View) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, _ bool) bool {
+func (v *View) Overlay(_ int, o *grid.Overlay, l *grid.Layout, t *grid.Theme, _ bool) bool {
 	o.Reset()
 	mark, _ := t.Mark("ring")
 	if v.run != nil {

@@ -23,7 +23,7 @@ func TestViewOutlinesTheRing(t *testing.T) {
 	}
 	legend := run.Legend()
 	v := NewView().(*View)
-	v.Attach(run, legend, func(int32) int { return -1 })
+	v.Attach(run, legend, func(int, int32) int { return -1 })
 	if _, err := v.Step(run, 5000, nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestViewOutlinesTheRing(t *testing.T) {
 	theme := grid.ThemeFor(&grid.Light, legend)
 	layout := grid.FitBelow(n, 600, 400, grid.LaneHeight)
 	var o grid.Overlay
-	if !v.Overlay(&o, &layout, theme, false) {
+	if !v.Overlay(0, &o, &layout, theme, false) {
 		t.Error("the first overlay reported no change")
 	}
 	mark, _ := theme.Mark("ring")
@@ -51,7 +51,7 @@ func TestViewOutlinesTheRing(t *testing.T) {
 		t.Errorf("%d fills in the ring colour for a ring of %d", outlined, ring.RingSize())
 	}
 	first := ring.Buffers(nil)[0]
-	if got := v.Inspect(first)["ringSlot"]; got != 0 {
+	if got := v.Inspect(0, first)["ringSlot"]; got != 0 {
 		t.Errorf("buffer %d's ring slot %v, want 0", first, got)
 	}
 }
