@@ -12,7 +12,7 @@ import * as errors from './errors.js';
 import * as theme from './theme.js';
 import { Counters, showView } from './counters.js';
 import { Playback } from './playback.js';
-import { Tooltip } from './inspect.js';
+import { Tooltip, paneOf } from './inspect.js';
 import { init as initInput } from './input.js';
 import { boot, fatal, openLab, waitForFrame } from './boot.js';
 import { readQuery, splitParams, State } from './url.js';
@@ -175,7 +175,7 @@ async function start() {
       pointer = [x, y];
       const info = bs.inspect(x, y);
       tooltip.show(info, x, y);
-      bs.highlight(info ? info.buffer : null);
+      bs.highlight(info ? info.buffer : null, paneOf(info));
     },
     leave() {
       pointer = null;
@@ -184,7 +184,7 @@ async function start() {
     },
     select(x, y, type) {
       const info = bs.inspect(x, y);
-      bs.highlight(info ? info.buffer : null);
+      bs.highlight(info ? info.buffer : null, paneOf(info));
       pointer = info ? [x, y] : null;
       if (type !== 'mouse') tooltip.show(info, x, y);
     },
