@@ -344,7 +344,12 @@ func (p *Pool) AdvanceDropUntil(o *DropOp, units int, limit Duration, inclusive 
 		miss = check + Duration(bits.Len(uint(len(o.locs))))*p.Cost.LocatorCompare
 	}
 	for units > 0 && o.next < p.NBuffers {
-		end := min(p.NBuffers, o.next+units)
+		// No more descriptors can be checked before the limit than at the cheapest check, so
+		// the search for the next candidate need not look further.
+		end := min(p.NBuffers, o.next+p.beginBefore(units, check, limit, inclusive))
+		if end == o.next {
+			break
+		}
 		i := o.nextCandidate(p.relNums, o.next, end)
 		if i > o.next {
 			n := p.beginBefore(i-o.next, miss, limit, inclusive)
