@@ -420,7 +420,7 @@ export interface LoadResult {
 
 /** What every lab's stats hold, beside its counters. */
 export interface StatsBase {
-  step: number; // simulation steps so far (in a replay: units)
+  step: number; // simulation steps so far (in a replay: units; in a race, the units of both sides)
   now: number; // modelled time, seconds
   nbuffers: number;
   sharedBuffers: string; // "128MB"

@@ -163,7 +163,7 @@ export class DropLab {
       } else {
         const [w, l, tw, tl] = ta < tb ? [a, b, ta, tb] : [b, a, tb, ta];
         state = w.key;
-        words = `${w.label} finished first, in ${seconds(tw)}; ${l.label} took ${seconds(tl)}, ${Math.round(100 * (tl - tw) / tl)} % longer in all.`;
+        words = `${w.label} finished first, in ${seconds(tw)}; ${l.label} took ${seconds(tl)}, ${Math.round(100 * (tl - tw) / tw)} % longer.`;
       }
     } else if (a.counters.done || b.counters.done) {
       const [w, l] = a.counters.done ? [a, b] : [b, a];
