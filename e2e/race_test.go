@@ -228,10 +228,14 @@ func TestDropRaceOnAPhone(t *testing.T) {
 	if a.X != b.X || b.Y < a.Y+a.Height || a.Width < 330 || a.Height < 150 {
 		t.Fatalf("at 390×844 the panes are %+v and %+v; want them stacked, as wide as the screen", a, b)
 	}
+	if v := eval[string](p, `bufferscope.view().label`); v != "2 px per buffer" {
+		t.Errorf("at 390×844 each pane shows %s; want 2 px per buffer, large enough to tap", v)
+	}
 	if v := eval[string](p, `document.querySelector("#grid").dataset.panes`); v != "2" {
 		t.Errorf("#grid data-panes = %q", v)
 	}
-	x, y := float64(b.X+b.Width/2), float64(b.Y+b.Height/3)
+	c := b.cells(eval[int](p, `bufferscope.stats().nbuffers`))
+	x, y := float64((c.Min.X+c.Max.X)/2), float64((c.Min.Y+c.Max.Y)/2)
 	p.do(waitTimeout, "a touch screen", chromedp.EmulateViewport(390, 844, chromedp.EmulateTouch))
 	p.do(waitTimeout, "a tap on the lower pane", chromedp.TapXY(x, y))
 	got := waitJS[string](p, waitTimeout, "the inspector to show the buffer tapped", `(t => t.includes("Pool") && t)(document.querySelector("#inspector").innerText)`)

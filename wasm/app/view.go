@@ -91,13 +91,13 @@ func (v *view) attach(run lab.Run, legend lab.Legend, opts labview.Options) {
 	}
 	v.overlay.Reset()
 	v.hilite, v.hpane = -1, 0
-	v.arrange(n)
+	v.arrange()
 	v.layout = v.fit(n)
 }
 
-// arrange places the panes of pools of n buffers on the canvas.
-func (v *view) arrange(n int) {
-	v.rects = grid.Arrange(len(v.panes), max(v.w, 1), max(v.h, 1), n, v.opts.Below)
+// arrange places the panes on the canvas.
+func (v *view) arrange() {
+	v.rects = grid.Arrange(len(v.panes), max(v.w, 1), max(v.h, 1))
 	v.moved = true
 }
 
@@ -202,7 +202,7 @@ func (v *view) resize(w, h int) {
 	if len(v.panes) == 0 {
 		return
 	}
-	v.arrange(v.layout.N)
+	v.arrange()
 	v.layout = v.layout.Resize(v.paneSize())
 }
 

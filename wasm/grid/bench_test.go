@@ -131,7 +131,7 @@ func BenchmarkPaintPanes(b *testing.B) {
 		codes[i] = MakeCode(i%7%4, i%6, i%11 == 0, i%997 == 0)
 	}
 	for _, panes := range []int{1, 2} {
-		rects := Arrange(panes, benchW, benchH, n, LaneHeight)
+		rects := Arrange(panes, benchW, benchH)
 		w, h := rects[0].Size()
 		f := &Frame{Layout: FitBelow(n, w, h, LaneHeight), Codes: codes, NumRel: 4, Theme: testLight, Hand: -1, Highlight: -1}
 		b.Run(fmt.Sprintf("panes=%d/%s", panes, f.Layout.Zoom()), func(b *testing.B) {

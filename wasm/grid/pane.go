@@ -15,28 +15,17 @@ const (
 	PaneGap = 10
 )
 
-// Arrange places n panes, each showing a pool of nbuffers buffers with below pixels under its
-// area kept for a lane (Layout.Below), on a w×h canvas, and returns their rectangles in canvas
-// pixels, each without the band of PaneHead pixels above it. The panes go side by side or
-// one above the other, whichever gives the larger cells when each shows its whole pool; on
-// a tie, side by side on a canvas at least as wide as it is tall, stacked on a taller one.
-// One pane takes the whole canvas, without a band.
-func Arrange(n, w, h, nbuffers, below int) []Rect {
+// Arrange places n panes on a w×h canvas and returns their rectangles in canvas pixels,
+// each without the band of PaneHead pixels above it: side by side on a canvas at least as
+// wide as it is tall, one above the other on a taller one (a phone's), so that each pane
+// keeps the shape of the canvas and its label the width of a pane. One pane takes the whole
+// canvas, without a band.
+func Arrange(n, w, h int) []Rect {
 	w, h = max(w, 1), max(h, 1)
 	if n <= 1 {
 		return []Rect{{0, 0, w, h}}
 	}
-	side := arrange(n, w, h, false)
-	stacked := arrange(n, w, h, true)
-	level := func(rs []Rect) int {
-		r := rs[0]
-		return FitBelow(nbuffers, r.X1-r.X0, r.Y1-r.Y0, below).Level
-	}
-	ls, lt := level(side), level(stacked)
-	if lt > ls || lt == ls && h > w {
-		return stacked
-	}
-	return side
+	return arrange(n, w, h, h > w)
 }
 
 // arrange cuts the canvas into n equal panes in a row, or in a column when stacked.
