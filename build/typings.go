@@ -78,7 +78,7 @@ func typings(all []lab.Lab) ([]byte, error) {
 		data.Labs = append(data.Labs, t)
 		names = append(names, fmt.Sprintf("'%s'", info.Name))
 		params = append(params, t.Type+"Params")
-		stats = append(stats, fmt.Sprintf("StatsBase & { lab: '%s'; counters: %sCounters }", info.Name, t.Type))
+		stats = append(stats, fmt.Sprintf("StatsBase & { lab: '%s'; counters: %sCounters; panes?: PaneStats<%[2]sCounters>[] }", info.Name, t.Type))
 	}
 	data.Names = strings.Join(names, " | ")
 	data.ParamTypes = strings.Join(params, " | ")

@@ -440,3 +440,50 @@ func TestPhoneOpensWithTheIntroAndPlayBar(t *testing.T) {
 		t.Error("More about this lab did not unfold the introduction")
 	}
 }
+
+// ungroupedJS lists the numbers of five digits or more the page shows without digit groups
+// ("16384" where the page writes "16,384" elsewhere), with the text around each, leaving out
+// what is not a quantity: fields the reader types in, code, hashes and LSNs, and versions.
+const ungroupedJS = `(() => {
+	const skip = "input, textarea, select, code, pre, script, style, [hidden], .visually-hidden";
+	const out = [];
+	const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+		const el = n.parentElement;
+		if (!el || el.closest(skip) || !el.getClientRects().length) continue;
+		for (const m of n.data.matchAll(/(?<![\w.\/#:,-])\d{5,}(?![\w\/:])/g)) {
+			out.push((el.id ? "#" + el.id : el.tagName.toLowerCase()) + ": …" + n.data.slice(Math.max(0, m.index - 30), m.index + m[0].length + 10).trim() + "…");
+		}
+	}
+	return out;
+})()`
+
+// TestNumbersAreGrouped: after a few seconds of play at full speed, every lab writes its
+// numbers of five digits or more with digit groups, in its counters, notes, summaries and
+// legends alike (format.js), not "16384" beside "16,384".
+func TestNumbersAreGrouped(t *testing.T) {
+	p := openPage(t, "/?play=0")
+	// The scan finds what it looks for: a probe written without groups is reported.
+	probe := eval[[]string](p, `(() => {
+		const e = document.createElement("p");
+		e.textContent = "1638400 descriptors, LSN 0/16384000, 1,638,400 buffers";
+		document.querySelector("main").append(e);
+		const found = `+ungroupedJS+`;
+		e.remove();
+		return found;
+	})()`)
+	if len(probe) != 1 || !strings.Contains(probe[0], "1638400 descr") {
+		t.Fatalf("the scan for ungrouped numbers found %q in a probe with one", probe)
+	}
+	for _, lab := range labNames(p) {
+		p.load("/?play=0&shared_buffers=128MB&lab=" + lab)
+		eval[any](p, `bufferscope.setSpeed("max")`)
+		p.click("#play")
+		time.Sleep(3 * time.Second)
+		p.click("#play")
+		p.waitFrames(3, 200*time.Millisecond)
+		if bad := eval[[]string](p, ungroupedJS); len(bad) > 0 {
+			t.Errorf("%s: numbers without digit groups:\n  %s", lab, strings.Join(bad, "\n  "))
+		}
+	}
+}

@@ -95,48 +95,59 @@ func (p *page) runToEnd() dropStats {
 }
 
 // TestDropMatchesCommand runs the drop lab in the page to its end, under PostgreSQL 13's
-// policy (full scans) and then, chosen with the policy control, PostgreSQL 14's (lookups),
-// and checks that the counters, in the bridge and on the page, are what bufferscope drop
-// prints for the same settings.
+// policy (full scans) raced against 14's, and then, chosen with the policy control, under
+// PostgreSQL 14's (lookups) raced against 13's, and checks that each side's counters, in the
+// bridge and on the page, are what bufferscope drop prints for its policy and the same
+// settings.
 func TestDropMatchesCommand(t *testing.T) {
 	p := openPage(t, "/?lab=drop&shared_buffers=128MB&tables=10x3&op=truncate&policy=pg13&play=0")
 	for _, tc := range []struct {
-		policy, path string
+		policies, paths [2]string // the policy chosen and its rival, and the paths they take
 	}{
-		{"pg13", "scan"},
-		{"pg14", "lookup"},
+		{[2]string{"pg13", "pg14"}, [2]string{"scan", "lookup"}},
+		{[2]string{"pg14", "pg13"}, [2]string{"lookup", "scan"}},
 	} {
-		if tc.policy != "pg13" {
-			p.choose("#p-policy", tc.policy)
-			waitJS[bool](p, waitTimeout, "the address to follow the policy", fmt.Sprintf(`new URLSearchParams(location.search).get("policy") === %q`, tc.policy))
+		if tc.policies[0] != "pg13" {
+			p.choose("#p-policy", tc.policies[0])
+			waitJS[bool](p, waitTimeout, "the address to follow the policy", fmt.Sprintf(`new URLSearchParams(location.search).get("policy") === %q`, tc.policies[0]))
 			eval[any](p, `bufferscope.pause()`)
 		}
 		start := time.Now()
-		got := p.runToEnd()
-		t.Logf("%s: the page's replay ended in %.1fs", tc.policy, time.Since(start).Seconds())
-		want := runCommand(t, "--shared-buffers", "128MB", "--tables", "10x3", "--op", "truncate", "--policy", tc.policy)
-		if want.Path != tc.path {
-			t.Fatalf("bufferscope drop --policy %s took path %s; the test expects %s", tc.policy, want.Path, tc.path)
+		p.runToEnd()
+		t.Logf("%s against %s: the page's race ended in %.1fs", tc.policies[0], tc.policies[1], time.Since(start).Seconds())
+		sides := eval[[]dropStats](p, `bufferscope.stats().panes.map(p => p.counters)`)
+		keys := eval[[]string](p, `bufferscope.stats().panes.map(p => p.key)`)
+		if len(sides) != 2 || keys[0] != tc.policies[0] || keys[1] != tc.policies[1] {
+			t.Fatalf("the page races %v; want %v", keys, tc.policies)
 		}
-		if got.ResultPath != want.Path || got.DescriptorsChecked != want.DescriptorsChecked || got.Lookups != want.Lookups ||
-			got.Invalidated != want.BuffersInvalidated || math.Abs(got.ModelledSeconds-want.ModelledSeconds) > 1e-9 {
-			t.Errorf("policy %s: the page's replay ended with %+v; bufferscope drop prints %+v", tc.policy, got, want)
-		}
-		// The counters on the page say the same.
-		shown := map[string]string{
-			"#d-path":               want.Path,
-			"#c-descriptorsChecked": fmt.Sprint(want.DescriptorsChecked),
-			"#c-lookups":            fmt.Sprint(want.Lookups),
-			"#c-invalidated":        fmt.Sprint(want.BuffersInvalidated),
-		}
-		for sel, v := range shown {
-			waitJS[bool](p, waitTimeout, fmt.Sprintf("%s to show %s", sel, v), fmt.Sprintf(`document.querySelector(%q).dataset.value === %q`, sel, v))
-		}
-		if v := eval[float64](p, `Number(document.querySelector("#c-modelledSeconds").dataset.value)`); math.Abs(v-want.ModelledSeconds) > 1e-9 {
-			t.Errorf("policy %s: #c-modelledSeconds holds %v seconds, bufferscope drop prints %v", tc.policy, v, want.ModelledSeconds)
-		}
-		if text := eval[string](p, `document.querySelector("#d-path").textContent`); !strings.Contains(text, map[string]string{"scan": "full scan", "lookup": "lookups"}[want.Path]) {
-			t.Errorf("policy %s: the path badge says %q", tc.policy, text)
+		for i, got := range sides {
+			want := runCommand(t, "--shared-buffers", "128MB", "--tables", "10x3", "--op", "truncate", "--policy", tc.policies[i])
+			if want.Path != tc.paths[i] {
+				t.Fatalf("bufferscope drop --policy %s took path %s; the test expects %s", tc.policies[i], want.Path, tc.paths[i])
+			}
+			if !got.Done || got.ResultPath != want.Path || got.DescriptorsChecked != want.DescriptorsChecked || got.Lookups != want.Lookups ||
+				got.Invalidated != want.BuffersInvalidated || math.Abs(got.ModelledSeconds-want.ModelledSeconds) > 1e-9 {
+				t.Errorf("policy %s: the page's replay ended with %+v; bufferscope drop prints %+v", tc.policies[i], got, want)
+			}
+			// The counters on the page say the same: the first pane's in the counters' first
+			// column and its badge, the second's in the second.
+			suffix := map[int]string{0: "", 1: "-p1"}[i]
+			shown := map[string]string{
+				"#d-path" + map[int]string{0: "", 1: "-1"}[i]: want.Path,
+				"#c-descriptorsChecked" + suffix:              fmt.Sprint(want.DescriptorsChecked),
+				"#c-lookups" + suffix:                         fmt.Sprint(want.Lookups),
+				"#c-invalidated" + suffix:                     fmt.Sprint(want.BuffersInvalidated),
+			}
+			for sel, v := range shown {
+				waitJS[bool](p, waitTimeout, fmt.Sprintf("%s to show %s", sel, v), fmt.Sprintf(`document.querySelector(%q).dataset.value === %q`, sel, v))
+			}
+			if v := eval[float64](p, fmt.Sprintf(`Number(document.querySelector("#c-modelledSeconds%s").dataset.value)`, suffix)); math.Abs(v-want.ModelledSeconds) > 1e-9 {
+				t.Errorf("policy %s: #c-modelledSeconds%s holds %v seconds, bufferscope drop prints %v", tc.policies[i], suffix, v, want.ModelledSeconds)
+			}
+			badge := "#d-path" + map[int]string{0: "", 1: "-1"}[i]
+			if text := eval[string](p, fmt.Sprintf(`document.querySelector(%q).textContent`, badge)); !strings.Contains(text, map[string]string{"scan": "full scan", "lookup": "lookups"}[want.Path]) {
+				t.Errorf("policy %s: the path badge says %q", tc.policies[i], text)
+			}
 		}
 	}
 }
@@ -236,19 +247,19 @@ func TestDropBadAddress(t *testing.T) {
 			t.Errorf("#error-panel does not name %s:\n%s", want, msg)
 		}
 	}
-	for sel, want := range map[string]string{"#p-shared_buffers": "128MB", "#p-op": "drop", "#p-tables": "100x1", "#p-threshold": "NB/32"} {
+	for sel, want := range map[string]string{"#p-shared_buffers": "128MB", "#p-op": "drop", "#p-tables": "96xNB/128", "#p-threshold": "NB/32"} {
 		if got := eval[string](p, fmt.Sprintf(`document.querySelector(%q).value`, sel)); got != want {
 			t.Errorf("%s shows %q, want the safe value %q", sel, got, want)
 		}
 	}
 	q := eval[string](p, `location.search`)
-	for _, want := range []string{"lab=drop", "shared_buffers=128MB", "tables=100x1", "op=drop", "threshold=NB/32"} {
+	for _, want := range []string{"lab=drop", "shared_buffers=128MB", "tables=96xNB/128", "op=drop", "threshold=NB/32"} {
 		if !strings.Contains(q, want) {
 			t.Errorf("the address %s does not hold %s", q, want)
 		}
 	}
-	if d := p.runToEnd(); d.Invalidated != 100 {
-		t.Errorf("the default replay invalidated %d buffers, want 100", d.Invalidated)
+	if d := p.runToEnd(); d.Invalidated != 12288 {
+		t.Errorf("the default replay invalidated %d buffers, want 12,288 (96 tables of 128 blocks)", d.Invalidated)
 	}
 }
 

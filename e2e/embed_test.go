@@ -497,3 +497,19 @@ func (l *consoleLog) has(typ string, parts ...string) bool {
 	}
 	return false
 }
+
+// TestHostPageHasMargins: the example host page keeps its text off the window's edge at
+// every width a reader tries, 700 px (its frame's width) included: the phone layout of the
+// playground (its masthead opened into the page's column) is not the host page's.
+func TestHostPageHasMargins(t *testing.T) {
+	p := openPageSized(t, "/embed-host.html", 700, 900)
+	for _, w := range []int64{1280, 1024, 700, 390} {
+		p.do(waitTimeout, "resizing", chromedp.EmulateViewport(w, 900))
+		flush := eval[[]string](p, `[...document.querySelectorAll("h1, h2, p, label, dt, dd")]
+			.filter((e) => e.getClientRects().length && e.getBoundingClientRect().left < 8)
+			.map((e) => e.tagName.toLowerCase() + " \"" + e.textContent.trim().slice(0, 40) + "\" at x=" + e.getBoundingClientRect().left.toFixed(0))`)
+		if len(flush) > 0 {
+			t.Errorf("at %d px these start within 8 px of the window's left edge:\n  %s", w, strings.Join(flush, "\n  "))
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -308,6 +309,18 @@ func cmpOid(a, b Oid) int {
 // AdvanceDrop performs up to units descriptor checks or lookups. It returns false when it
 // stopped at a pinned buffer (op.waiting), true otherwise.
 func (p *Pool) AdvanceDrop(o *DropOp, units int) bool {
+	return p.AdvanceDropUntil(o, units, Forever, true)
+}
+
+// Forever is the latest Duration: a time limit that never stops anything.
+const Forever = Duration(math.MaxInt64)
+
+// AdvanceDropUntil is AdvanceDrop that begins no descriptor check or lookup once the time
+// charged since the last TakeElapsed (Elapsed) has reached limit, or has passed it when
+// inclusive: whoever runs two pools on one modelled clock stops one where the other stands.
+// A unit begun before the limit is finished, whatever it costs. It returns false when it
+// stopped at a pinned buffer, true otherwise; the op's Result counts the units performed.
+func (p *Pool) AdvanceDropUntil(o *DropOp, units int, limit Duration, inclusive bool) bool {
 	if o.waiting >= 0 {
 		if !p.finishInvalidate(o, o.waiting) {
 			return false
@@ -315,7 +328,7 @@ func (p *Pool) AdvanceDrop(o *DropOp, units int) bool {
 		o.stepPast()
 	}
 	if o.res.Path == PathLookup {
-		return p.advanceLookups(o, units)
+		return p.advanceLookups(o, units, limit, inclusive)
 	}
 	if o.relNums == nil {
 		for _, l := range o.locs {
@@ -331,17 +344,25 @@ func (p *Pool) AdvanceDrop(o *DropOp, units int) bool {
 		miss = check + Duration(bits.Len(uint(len(o.locs))))*p.Cost.LocatorCompare
 	}
 	for units > 0 && o.next < p.NBuffers {
-		end := min(p.NBuffers, o.next+units)
+		// No more descriptors can be checked before the limit than at the cheapest check, so
+		// the search for the next candidate need not look further.
+		end := min(p.NBuffers, o.next+p.beginBefore(units, check, limit, inclusive))
+		if end == o.next {
+			break
+		}
 		i := o.nextCandidate(p.relNums, o.next, end)
 		if i > o.next {
-			n := uint64(i - o.next)
-			p.Stats.DescriptorsChecked += n
-			o.res.DescriptorsChecked += n
+			n := p.beginBefore(i-o.next, miss, limit, inclusive)
+			p.Stats.DescriptorsChecked += uint64(n)
+			o.res.DescriptorsChecked += uint64(n)
 			p.charge(Duration(n) * miss)
-			units -= i - o.next
-			o.next = i
+			units -= n
+			o.next += n
+			if o.next < i {
+				break // the time limit came among them
+			}
 		}
-		if i == end {
+		if i == end || !p.before(limit, inclusive) {
 			break
 		}
 		// A candidate: the full precheck against the locators, then the forks and blocks.
@@ -380,6 +401,33 @@ func (p *Pool) AdvanceDrop(o *DropOp, units int) bool {
 		o.next++
 	}
 	return true
+}
+
+// before reports whether a unit may begin now: the time charged is before limit, or at it
+// when inclusive.
+func (p *Pool) before(limit Duration, inclusive bool) bool {
+	return p.elapsed < limit || inclusive && p.elapsed == limit
+}
+
+// beginBefore returns how many of n units costing each per can begin one after the other
+// while the time charged is before limit (or at it, when inclusive).
+func (p *Pool) beginBefore(n int, per, limit Duration, inclusive bool) int {
+	gap := limit - p.elapsed
+	switch {
+	case gap < 0 || gap == 0 && !inclusive:
+		return 0
+	case per <= 0 || limit == Forever:
+		return n
+	}
+	// Unit j begins at elapsed + j·per: those with j·per < gap (≤ gap when inclusive).
+	q := gap / per
+	if q >= Duration(n) {
+		return n
+	}
+	if inclusive || gap%per != 0 {
+		q++
+	}
+	return min(int(q), n)
 }
 
 // nextCandidate returns the first index in [from, to) whose relfilenumber belongs to one of
@@ -432,8 +480,9 @@ func (o *DropOp) stepPast() {
 
 // advanceLookups mirrors FindAndDropRelationBuffers: for every block of each fork, a lookup
 // under the shared partition lock, then a recheck of the tag and InvalidateBuffer.
-func (p *Pool) advanceLookups(o *DropOp, units int) bool {
-	for ; units > 0 && o.ti < len(o.targets); units-- {
+// It begins a lookup only while the time charged is before limit (AdvanceDropUntil).
+func (p *Pool) advanceLookups(o *DropOp, units int, limit Duration, inclusive bool) bool {
+	for ; units > 0 && o.ti < len(o.targets) && p.before(limit, inclusive); units-- {
 		t := &o.targets[o.ti]
 		tag := BufferTag{Locator: t.loc, Fork: t.fork, Block: o.blk}
 		k := packTag(tag)

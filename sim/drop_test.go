@@ -163,3 +163,55 @@ func TestDropPathChoice(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvanceDropUntilMatchesOneUnitAtATime holds AdvanceDropUntil against the obvious way
+// to stop a drop at a time: one unit at a time, beginning each only while the time charged is
+// before the limit (or at it, when inclusive). On identical pools, for both paths, one
+// relation or several, and limits and budgets of units drawn at random, both stop after the
+// same units at the same time with the same pool, and a unit begun before the limit is
+// finished.
+func TestAdvanceDropUntilMatchesOneUnitAtATime(t *testing.T) {
+	for seed := range uint64(120) {
+		for _, policy := range []DropPolicy{DropPG13, DropLookup} {
+			fast, r := dropFixture(t, seed, policy)
+			slow, _ := dropFixture(t, seed, policy)
+			first, end := r.IntN(6), 0
+			end = first + 1
+			if seed%3 == 0 {
+				first, end = 0, 6 // several relations: the scan compares each descriptor with all
+			}
+			fo := fast.Pool.StartDropRelationsAllBuffers(fast.Relations()[first:end])
+			so := slow.Pool.StartDropRelationsAllBuffers(slow.Relations()[first:end])
+			fast.Pool.TakeElapsed()
+			slow.Pool.TakeElapsed()
+			for round := 0; !fo.Done(fast.Pool); round++ {
+				limit := fast.Pool.Elapsed() + Duration(r.IntN(4000))
+				inclusive := r.IntN(2) == 0
+				units := 1 + r.IntN(300)
+				units0 := fo.Result().DescriptorsChecked + fo.Result().Lookups
+				if !fast.Pool.AdvanceDropUntil(fo, units, limit, inclusive) {
+					t.Fatal("a pinned buffer in the fixture")
+				}
+				done := 0
+				for done < units && !so.Done(slow.Pool) && (slow.Pool.Elapsed() < limit || inclusive && slow.Pool.Elapsed() == limit) {
+					slow.Pool.AdvanceDrop(so, 1)
+					done++
+				}
+				got := fo.Result().DescriptorsChecked + fo.Result().Lookups - units0
+				if int(got) != done || fast.Pool.Elapsed() != slow.Pool.Elapsed() || fo.Result() != so.Result() {
+					t.Fatalf("seed %d %v round %d (limit %v, inclusive %v, %d units): %d units to %v, one at a time %d to %v",
+						seed, policy, round, limit, inclusive, units, got, fast.Pool.Elapsed(), done, slow.Pool.Elapsed())
+				}
+				if fast.Hash() != slow.Hash() {
+					t.Fatalf("seed %d %v round %d: the pools differ", seed, policy, round)
+				}
+				if round > 100000 {
+					t.Fatal("the drop never ends")
+				}
+			}
+			if !so.Done(slow.Pool) {
+				t.Fatalf("seed %d %v: the one-at-a-time drop is not done", seed, policy)
+			}
+		}
+	}
+}

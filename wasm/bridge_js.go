@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -54,22 +55,27 @@ import (
 //	bufferscope.stats({hash}?)          {lab, step, now, nbuffers, sharedBuffers, seed, seeded, done, playing, speed,
 //	                                      speedLabel, speedParam, rate, frames, fps, tps, updateMs, paintMs, error, events,
 //	                                      counters: {…the lab's counters by key…}, view?: {…}, hash (only when asked),
-//	                                      time: {end, rewind, events: [{kind, label, doc}], message, job, run}}
+//	                                      time: {end, rewind, events: [{kind, label, doc}], message, job, run},
+//	                                      panes?: [{index, key, label, doc, now, counters}] when the run races pools
+//	                                      (and paneHashes, one per pane, only when asked)}
 //	bufferscope.subscribe(fn) → id      fn(stats without hash) about 10×/s while anything changes, at once when a
 //	                                      run ends
 //	bufferscope.unsubscribe(id)         {ok}
 //	bufferscope.legend()                {roles: [{key, label, doc, color, pattern, relations: [name]}], marks: [{key, label,
 //	                                      doc, color}], empty: {color, edge}}, in the theme the grid is drawn in
 //	bufferscope.relations()             [{index, name, color, role, blocks, permanent}]
-//	bufferscope.inspect(clientX, clientY)  buffer info or null; cellAt(x, y) in canvas pixels; buffer(id)
+//	bufferscope.inspect(clientX, clientY)  buffer info or null; cellAt(x, y) in canvas pixels; buffer(id, pane = 0)
 //	                                      {buffer, empty, tag, relation, fork, block, flags, usage, pins, pinnedBy, lsn,
-//	                                      dirty, valid, group?: {…}, lab?: {…what the lab's view adds…}}
+//	                                      dirty, valid, group?: {…}, lab?: {…what the lab's view adds…},
+//	                                      pane?: {index, key, label} when the canvas shows several pools}
 //	bufferscope.snapshotHash()          Sim.Hash as 16 hex digits
 //	bufferscope.zoom(steps, clientX?, clientY?) / pan(dx, dy) / fit() / view()   {zoomed, label, cell, block,
-//	                                      canZoomIn, canZoomOut, width, height, cols, rows}; view() adds {inset, labels}
+//	                                      canZoomIn, canZoomOut, width, height, cols, rows, panes?: [{index, key,
+//	                                      label, doc, x, y, width, height, head}]}: every pane zooms and pans alike;
+//	                                      view() adds {inset, labels}
 //	bufferscope.fitHeight(width, height)  the canvas height (at most height) that shows the whole pool on a
 //	                                      canvas width wide with nothing to spare (app.FitHeight)
-//	bufferscope.highlight(id | null)    {ok, buffer}: ring one buffer, as the inspector does
+//	bufferscope.highlight(id | null, pane = 0)  {ok, buffer}: ring one buffer, as the inspector does
 //	bufferscope.setTheme("light" | "dark")  {ok, theme, error?}; setReducedMotion(bool) {ok, reducedMotion}
 //	bufferscope.swatch({role, usage, dirty, pinned, hand, read, write, burn, size} | {mark, shape?, size})
 //	                                      {width, height, data: Uint8ClampedArray}: legend pixels; role is an index
@@ -186,7 +192,7 @@ func (b *bridge) tick() {
 	if c := b.app.Changes(); c != b.changes {
 		b.changes, b.dirty = c, true
 	}
-	if v := b.app.View(); v != b.layout {
+	if v := b.app.View(); !reflect.DeepEqual(v, b.layout) {
 		b.layout, b.dirty = v, true // the page shows the scale, even while the run stands still
 	}
 	if f := b.app.Failure(); f != b.failure {
@@ -449,6 +455,9 @@ func (b *bridge) statsMap(withHash bool) map[string]any {
 	})
 	if withHash {
 		m["hash"] = b.app.Hash()
+		if h := b.app.PaneHashes(); h != nil {
+			m["paneHashes"] = strs(h)
+		}
 	}
 	return m
 }
@@ -509,7 +518,19 @@ func (b *bridge) buffer(args []js.Value) any {
 	if !ok || x != math.Trunc(x) || x < 0 || x > math.MaxInt32 {
 		return nil
 	}
-	return info(b.app.Inspect(int(x)))
+	return info(b.app.Inspect(int(x), pane(arg(args, 1))))
+}
+
+// pane reads an optional pane index: 0 when absent, -1 (no pane) when it is not one.
+func pane(v js.Value) int {
+	if missing(v) {
+		return 0
+	}
+	x, ok := number(v)
+	if !ok || x != math.Trunc(x) || x < 0 || x > 64 {
+		return -1
+	}
+	return int(x)
 }
 
 func (b *bridge) snapshotHash([]js.Value) any { return b.app.Hash() }
@@ -563,7 +584,7 @@ func (b *bridge) highlight(args []js.Value) any {
 	if !ok || x != math.Trunc(x) || x < 0 || x > math.MaxInt32 {
 		x = -1
 	}
-	return map[string]any{"ok": true, "buffer": b.app.Highlight(int(x))}
+	return map[string]any{"ok": true, "buffer": b.app.Highlight(int(x), pane(arg(args, 1)))}
 }
 
 func (b *bridge) setTheme(args []js.Value) any {
@@ -730,7 +751,7 @@ func (b *bridge) gridPNG([]js.Value) any {
 	if err != nil {
 		return fail(err.Error())
 	}
-	w, h := b.app.Painter().Size()
+	w, h := b.app.CanvasSize()
 	data := global.Get("Uint8Array").New(len(png))
 	js.CopyBytesToJS(data, png)
 	return map[string]any{"ok": true, "width": w, "height": h, "data": data}

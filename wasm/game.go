@@ -20,9 +20,10 @@ import (
 type game struct {
 	app    *app.App
 	bridge *bridge
-	img    *ebiten.Image
-	fresh  bool // img holds pixels the screen has not shown yet
-	marks  bool // the overlay changed since the screen showed it
+	imgs   []*ebiten.Image // one per pane, as large as the pane
+	places []grid.Rect     // where each image was last drawn on the screen
+	fresh  bool            // the images hold pixels the screen has not shown yet
+	marks  bool            // the overlay changed since the screen showed it
 	white  *ebiten.Image
 	fill   ebiten.DrawImageOptions
 	texts  map[string]*ebiten.Image // labels' text, white on transparent, by text
@@ -30,6 +31,7 @@ type game struct {
 	w, h   int                      // canvas size Layout last reported
 	opts   ebiten.DrawImageOptions
 	rect   []byte // reused buffer for uploading one damaged rectangle
+	clear  bool   // the panes moved: clear the screen before drawing them
 	timing timing
 }
 
@@ -104,35 +106,61 @@ func (g *game) Update() (err error) {
 // image is.
 const maxUploadRects = 256
 
-// upload sends the repainted pixels to the image: the damaged rectangles, or all of them.
+// upload sends each pane's repainted pixels to its image: the damaged rectangles, or all
+// of them.
 func (g *game) upload() {
-	p := g.app.Painter()
-	w, h := p.Size()
-	if g.img == nil || g.img.Bounds().Dx() != w || g.img.Bounds().Dy() != h {
-		if g.img != nil {
-			g.img.Deallocate()
+	n := g.app.Panes()
+	for i := n; i < len(g.imgs); i++ {
+		if g.imgs[i] != nil {
+			g.imgs[i].Deallocate()
 		}
-		g.img = ebiten.NewImage(w, h)
+	}
+	if len(g.imgs) != n {
+		g.imgs = append(g.imgs[:min(len(g.imgs), n)], make([]*ebiten.Image, max(n-len(g.imgs), 0))...)
+		g.clear = true
+	}
+	for i := range n {
+		g.uploadPane(i)
+	}
+}
+
+// uploadPane sends pane i's repainted pixels to its image.
+func (g *game) uploadPane(i int) {
+	p := g.app.PanePainter(i)
+	w, h := p.Size()
+	if w == 0 || h == 0 {
+		return
+	}
+	img := g.imgs[i]
+	if img == nil || img.Bounds().Dx() != w || img.Bounds().Dy() != h {
+		if img != nil {
+			img.Deallocate()
+		}
+		img = ebiten.NewImage(w, h)
+		g.imgs[i] = img
+		g.clear = true
 		p.TakeDamage()
-		g.img.WritePixels(p.Bytes())
+		img.WritePixels(p.Bytes())
 		return
 	}
 	full, rects := p.TakeDamage()
 	if full || len(rects) > maxUploadRects {
-		g.img.WritePixels(p.Bytes())
+		img.WritePixels(p.Bytes())
 		return
 	}
 	for _, r := range rects {
 		g.rect = p.RectBytes(r, g.rect)
 		if len(g.rect) > 0 {
-			g.img.SubImage(image.Rect(r.X0, r.Y0, r.X1, r.Y1)).(*ebiten.Image).WritePixels(g.rect)
+			img.SubImage(image.Rect(r.X0, r.Y0, r.X1, r.Y1)).(*ebiten.Image).WritePixels(g.rect)
 		}
 	}
 }
 
-// Draw shows the latest pixels and the overlay over them; when neither changed it leaves
-// the screen as it was. A panic is recovered and reported as a crash; the next Update ends
-// the game loop, and the screen keeps the last frame drawn.
+// Draw shows the latest pixels of each pane in its place and the overlay over them; when
+// neither changed it leaves the screen as it was. When the panes moved, the screen is
+// cleared first, so no old pixels stay in the bands and gaps between them. A panic is
+// recovered and reported as a crash; the next Update ends the game loop, and the screen
+// keeps the last frame drawn.
 func (g *game) Draw(screen *ebiten.Image) {
 	if crashed != nil {
 		return
@@ -143,10 +171,32 @@ func (g *game) Draw(screen *ebiten.Image) {
 		}
 	}()
 	testHook("draw")
-	if !g.fresh && !g.marks || g.img == nil {
+	if !g.fresh && !g.marks || len(g.imgs) == 0 {
 		return
 	}
-	screen.DrawImage(g.img, &g.opts)
+	n := min(len(g.imgs), g.app.Panes())
+	if len(g.places) != n {
+		g.places = make([]grid.Rect, n)
+		g.clear = true
+	}
+	for i := range n {
+		if r := g.app.PaneRect(i); r != g.places[i] {
+			g.places[i] = r
+			g.clear = true
+		}
+	}
+	if g.clear && n > 1 {
+		screen.Clear()
+	}
+	g.clear = false
+	for i := range n {
+		if g.imgs[i] == nil {
+			continue
+		}
+		g.opts.GeoM.Reset()
+		g.opts.GeoM.Translate(float64(g.places[i].X0), float64(g.places[i].Y0))
+		screen.DrawImage(g.imgs[i], &g.opts)
+	}
 	g.drawFills(screen, g.app.Overlay().Fills)
 	g.drawLabels(screen, g.app.Overlay().Labels)
 	g.fresh, g.marks = false, false

@@ -136,7 +136,7 @@ export interface DropParams {
   lab: 'drop';
   /** The size of the pool: a full scan checks every one of its buffer descriptors. Default "128MB"; size. */
   shared_buffers?: string;
-  /** The tables, as comma-separated groups COUNTxBLOCKS: 1000x1 is 1000 tables of one block; BLOCKS may be NB/k, NBuffers/k of the pool (1xNB/32). +Ni gives each table N B-tree indexes of 1+⌈2×BLOCKS/3⌉ blocks and +t a TOAST table (empty) with its index (one block): 1000x1+2i+t. DROP TABLE and TRUNCATE drop a table with its indexes and TOAST in one call; VACUUM truncates only the heap. At most 100000 relations and 134217728 blocks (1TB) in all. Default "100x1"; COUNTxBLOCKS. */
+  /** The tables, as comma-separated groups COUNTxBLOCKS: 1000x1 is 1000 tables of one block; BLOCKS may be NB/k, NBuffers/k of the pool (1xNB/32). +Ni gives each table N B-tree indexes of 1+⌈2×BLOCKS/3⌉ blocks and +t a TOAST table (empty) with its index (one block): 1000x1+2i+t. DROP TABLE and TRUNCATE drop a table with its indexes and TOAST in one call; VACUUM truncates only the heap. At most 100000 relations and 134217728 blocks (1TB) in all. Default "96xNB/128"; COUNTxBLOCKS. */
   tables?: string;
   /** The operation whose WAL is replayed. Default "drop"; one of "drop", "truncate", "vacuum". */
   op?: string;
@@ -174,12 +174,14 @@ export interface DropCounters {
   invalidated: number;
   /** Drops: DropRelationBuffers and DropRelationsAllBuffers calls. */
   drops: number;
-  /** Replay steps: Units replayed: a WAL record, a descriptor checked or a block looked up. */
+  /** Replay steps: Units replayed: a WAL record, a descriptor checked or a block looked up (in a race, by this side). */
   step: number;
   /** Done */
   done: boolean;
   /** Path of the drop under way: scan, lookup, or none between drops. */
   path: string;
+  /** Paths so far: The paths the drops took so far, the one under way included: scan, lookup, mixed, or none before the first drop; at the end, resultPath. */
+  pathSoFar: string;
   /** Path: The path of the whole replay: scan, lookup or mixed. */
   resultPath: string;
   /** Relation: Index of the relation being replayed. */
@@ -441,7 +443,7 @@ export interface LoadResult {
 
 /** What every lab's stats hold, beside its counters. */
 export interface StatsBase {
-  step: number; // simulation steps so far (in a replay: units)
+  step: number; // simulation steps so far (in a replay: units; in a race, the units of both sides)
   now: number; // modelled time, seconds
   nbuffers: number;
   sharedBuffers: string; // "128MB"
@@ -460,6 +462,7 @@ export interface StatsBase {
   paintMs: number; // of which painting and uploading pixels
   error: string | null; // why playback stopped, until reset or load
   hash?: string; // Sim.Hash, 16 hex digits; only from stats({hash: true}), which reads every descriptor
+  paneHashes?: string[]; // each pane's Sim.Hash, the run's own first, when it races pools; only from stats({hash: true})
   /** What the lab's view adds (the drop lab: timeScale, modelled seconds per second shown). */
   view?: Record<string, number | string | boolean>;
   /** How many of each of the lab's events of interest (Lab.events, by kind) the run has had. */
@@ -497,10 +500,23 @@ export interface TimeResult {
 }
 
 export type Stats = 
-  | StatsBase & { lab: 'free'; counters: FreeCounters }
-  | StatsBase & { lab: 'drop'; counters: DropCounters }
-  | StatsBase & { lab: 'ring'; counters: RingCounters }
-  | StatsBase & { lab: 'pins'; counters: PinsCounters };
+  | StatsBase & { lab: 'free'; counters: FreeCounters; panes?: PaneStats<FreeCounters>[] }
+  | StatsBase & { lab: 'drop'; counters: DropCounters; panes?: PaneStats<DropCounters>[] }
+  | StatsBase & { lab: 'ring'; counters: RingCounters; panes?: PaneStats<RingCounters>[] }
+  | StatsBase & { lab: 'pins'; counters: PinsCounters; panes?: PaneStats<PinsCounters>[] };
+
+/**
+ * One of the pools a run races side by side (the drop lab up to 20GB: the policy chosen and
+ * its rival), the run's own first; stats().counters are the first pane's.
+ */
+export interface PaneStats<C> {
+  index: number;
+  key: string; // "pg13"
+  label: string; // "PostgreSQL 13"
+  doc: string;
+  now: number; // this pane's modelled time, seconds
+  counters: C; // this pane's own, of the lab's kind
+}
 
 /** A parameter as the page builds its control from it (sim/param.Field). */
 export interface Field {
@@ -592,6 +608,8 @@ export interface BufferInfo {
   valid: boolean;
   /** What the lab's view knows of the buffer, in the order to read it (labview.Detail). */
   lab?: LabDetail[];
+  /** Which pool the buffer is in, when the canvas shows several (a race). */
+  pane?: { index: number; key: string; label: string };
   /** Set when the pixel under the point stands for a block of buffers. */
   group?: {
     first: number; // the block's top-left buffer, described above
@@ -626,6 +644,12 @@ export interface View {
   height: number;
   cols: number; // the pool's arrangement: buffer id = row * cols + col
   rows: number;
+  /**
+   * Where each pool is on the canvas when it shows several (a race): its rectangle in canvas
+   * CSS pixels, under a band of head pixels for its label. Every pane has the same size,
+   * zoom and pan.
+   */
+  panes?: { index: number; key: string; label: string; doc: string; x: number; y: number; width: number; height: number; head: number }[];
   inset?: Inset | null; // view() only: where the lab's view shows buffers magnified, null without an inset
   labels?: CanvasLabel[]; // view() only: the texts the lab's view writes on the canvas
 }
@@ -717,7 +741,8 @@ export interface Bufferscope {
   inspect(clientX: number, clientY: number): BufferInfo | null;
   /** The buffer under a point given in canvas pixels, or null. */
   cellAt(x: number, y: number): BufferInfo | null;
-  buffer(id: number): BufferInfo | null;
+  /** Buffer id of a pane (0, the run's own, by default), or null. */
+  buffer(id: number, pane?: number): BufferInfo | null;
   relations(): Relation[];
   /** What the grid's colours and marks mean in this run, in the current theme. */
   legend(): Legend;
@@ -733,8 +758,8 @@ export interface Bufferscope {
   view(): View;
   /** The canvas height, at most height, that shows the whole pool on a canvas width wide with nothing to spare. */
   fitHeight(width: number, height: number): number | Failure;
-  /** Rings one buffer, as the inspector does; null or -1 for none. */
-  highlight(id: number | null): { ok: true; buffer: number };
+  /** Rings one buffer of a pane (0 by default), as the inspector does; null or -1 for none. */
+  highlight(id: number | null, pane?: number): { ok: true; buffer: number };
   setTheme(theme: 'light' | 'dark'): { ok: boolean; theme: string; error?: string };
   /** Turns the animations off (true) or on: flashes, fading trails, pulses. Positions still show. */
   setReducedMotion(reduced: boolean): { ok: true; reducedMotion: boolean };

@@ -47,9 +47,32 @@ export class Counters {
   build(lab) {
     this.lab = lab;
     this.last = null;
+    this.render([]);
+  }
+
+  // render lays the counters out for panes (stats().panes): one column of values for a run
+  // of one pool, one column per pane, headed by its label, for a run that races several.
+  // The first pane's values keep the ids c-KEY; the others' are c-KEY-pI.
+  render(panes) {
+    this.panes = panes.map((p) => p.key);
+    const many = panes.length > 1;
     const rows = [];
+    if (many) {
+      const head = document.createElement('div');
+      head.className = 'pane-head';
+      const dt = document.createElement('dt');
+      dt.textContent = 'Pool';
+      head.append(dt, ...panes.map((p, i) => {
+        const dd = document.createElement('dd');
+        dd.id = `c-pane-${i}`;
+        dd.textContent = p.label;
+        dd.title = p.doc;
+        return dd;
+      }));
+      rows.push(head);
+    }
     let first = true;
-    for (const c of lab.counters) {
+    for (const c of this.lab.counters) {
       if (c.hidden) continue;
       const div = document.createElement('div');
       if (first) div.className = 'big';
@@ -58,29 +81,43 @@ export class Counters {
       const dt = document.createElement('dt');
       dt.textContent = c.label;
       if (c.doc) dt.title = c.doc;
-      const dd = document.createElement('dd');
-      dd.id = `c-${c.key}`;
-      dd.dataset.value = '';
-      dd.textContent = '–';
-      div.append(dt, dd);
+      div.append(dt);
+      for (let i = 0; i < Math.max(panes.length, 1); i++) {
+        const dd = document.createElement('dd');
+        dd.id = i === 0 ? `c-${c.key}` : `c-${c.key}-p${i}`;
+        dd.dataset.value = '';
+        dd.textContent = '–';
+        div.append(dd);
+      }
       rows.push(div);
     }
-    $('counter-list').replaceChildren(...rows);
+    const list = $('counter-list');
+    list.classList.toggle('paned', many);
+    if (many) list.style.setProperty('--panes', String(panes.length));
+    else list.style.removeProperty('--panes');
+    list.replaceChildren(...rows);
   }
 
   // update shows one stats object.
   update(s, params) {
     const all = s.counters || {};
+    const panes = s.panes || [];
+    if (panes.map((p) => p.key).join() !== this.panes.join()) this.render(panes);
     this.last = { stats: s, params };
     for (const c of this.lab.counters) {
-      if (!c.hidden && all[c.key] !== undefined) set(`c-${c.key}`, all[c.key], counterText(c, all[c.key], all));
+      if (c.hidden) continue;
+      if (all[c.key] !== undefined) set(`c-${c.key}`, all[c.key], counterText(c, all[c.key], all));
+      for (let i = 1; i < panes.length; i++) {
+        const v = (panes[i].counters || {})[c.key];
+        if (v !== undefined) set(`c-${c.key}-p${i}`, v, counterText(c, v, panes[i].counters));
+      }
     }
     let rate = 'Paused.';
     if (s.error) rate = 'Stopped: reset to start again.';
     else if (s.done) rate = `Finished after ${plural(s.step, 'step')}.`;
     else if (s.playing) rate = s.rate > 0 ? `Running at ${count(s.rate)} steps per second of your time.` : 'Running…';
     text('c-rate', rate);
-    text('pool-size', `${s.sharedBuffers} · ${plural(s.nbuffers, 'buffer')}`);
+    text('pool-size', `${s.sharedBuffers} · ${plural(s.nbuffers, 'buffer')}${panes.length > 1 ? ` · ${panes.length} pools` : ''}`);
   }
 
   // command shows the headless command that runs the lab with params.
@@ -90,12 +127,20 @@ export class Counters {
     text('terminal-command', `go run ./cmd/bufferscope ${this.lab.command} ${args.join(' ')}`);
   }
 
-  // rows are the settings and every counter, by key, as one row under a header.
+  // rows are the settings and every counter, by key, as one row under a header; a run that
+  // races several pools gives a row per pool, named in a pane column.
   rows() {
     if (!this.last) return [];
     const { stats, params } = this.last;
     const keys = this.lab.params.map((p) => p.key);
     const counters = this.lab.counters.map((c) => c.key);
+    const panes = stats.panes || [];
+    if (panes.length > 1) {
+      return [
+        ['lab', 'pane', ...keys, ...counters],
+        ...panes.map((p) => [this.lab.name, p.key, ...keys.map((k) => params[k]), ...counters.map((k) => p.counters[k])]),
+      ];
+    }
     return [
       ['lab', ...keys, ...counters],
       [this.lab.name, ...keys.map((k) => params[k]), ...counters.map((k) => stats.counters[k])],
@@ -111,8 +156,11 @@ export class Counters {
   png() {
     if (!this.last) return Promise.resolve(null);
     const all = this.last.stats.counters || {};
-    const rows = [['Counter', 'Value'], ...this.lab.counters.filter((c) => !c.hidden && all[c.key] !== undefined)
-      .map((c) => [c.label, counterText(c, all[c.key], all)])];
+    const panes = this.last.stats.panes || [];
+    const shown = this.lab.counters.filter((c) => !c.hidden && all[c.key] !== undefined);
+    const rows = panes.length > 1
+      ? [['Counter', ...panes.map((p) => p.label)], ...shown.map((c) => [c.label, ...panes.map((p) => counterText(c, p.counters[c.key], p.counters))])]
+      : [['Counter', 'Value'], ...shown.map((c) => [c.label, counterText(c, all[c.key], all)])];
     return tablePNG(rows, `bufferscope · ${this.lab.title}: counters at step ${this.last.stats.step}`);
   }
 }

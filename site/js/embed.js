@@ -12,7 +12,8 @@ import * as errors from './errors.js';
 import * as theme from './theme.js';
 import { Counters, showView } from './counters.js';
 import { Playback } from './playback.js';
-import { Tooltip } from './inspect.js';
+import { Tooltip, paneOf } from './inspect.js';
+import { PaneLabels } from './panes.js';
 import { init as initInput } from './input.js';
 import { boot, enable, fatal, openLab, waitForFrame } from './boot.js';
 import { readQuery, splitParams, State } from './url.js';
@@ -123,10 +124,15 @@ async function start() {
     document.title = `${lab.title} — bufferscope`;
     counters.build(lab);
   };
+  const paneLabels = new PaneLabels($('grid'));
+  const showGrid = (v, s) => {
+    showView(v);
+    paneLabels.show(v, s, page.paneCaption);
+  };
   const loaded = () => {
     tooltip.hide();
-    showView(bs.view());
     const st = bs.stats();
+    showGrid(bs.view(), st);
     canvas.setAttribute('aria-label', page.ariaLabel
       ? page.ariaLabel(st)
       : `Shared buffer pool of ${st.sharedBuffers}: ${st.nbuffers} buffers, drawn as a grid`);
@@ -183,7 +189,7 @@ async function start() {
       pointer = [x, y];
       const info = bs.inspect(x, y);
       tooltip.show(info, x, y);
-      bs.highlight(info ? info.buffer : null);
+      bs.highlight(info ? info.buffer : null, paneOf(info));
     },
     leave() {
       pointer = null;
@@ -192,7 +198,7 @@ async function start() {
     },
     select(x, y, type) {
       const info = bs.inspect(x, y);
-      bs.highlight(info ? info.buffer : null);
+      bs.highlight(info ? info.buffer : null, paneOf(info));
       pointer = info ? [x, y] : null;
       if (type !== 'mouse') tooltip.show(info, x, y);
     },
@@ -243,7 +249,7 @@ async function start() {
     if (s.lab !== lab.name) return; // a notification from before a switch
     playback.update(s);
     counters.update(s, params);
-    showView(bs.view()); // the canvas may have been resized
+    showGrid(bs.view(), s); // the canvas may have been resized
     if (pointer && tooltip.visible) tooltip.show(bs.inspect(...pointer), ...pointer);
     showLink();
     if (ready) report(s);

@@ -12,6 +12,10 @@ function el(tag, text, cls) {
   return e;
 }
 
+// paneOf returns the pane a buffer info describes: its index when the grid shows several
+// pools, 0 otherwise.
+export const paneOf = (info) => (info && info.pane ? info.pane.index : 0);
+
 // TOOLTIP_ROWS is how many rows of a lab's table the tooltip shows; the inspector shows all.
 const TOOLTIP_ROWS = 6;
 
@@ -50,6 +54,8 @@ export function describe(info, compact = false) {
   frag.append(el('p', `Buffer ${count(info.buffer)}`, g ? '' : 'info-title'));
   const dl = el('dl');
   const row = (k, v, mono) => dl.append(el('dt', k), el('dd', v, mono ? 'mono' : ''));
+  // Which pool, when the grid shows several side by side.
+  if (info.pane) row('Pool', info.pane.label);
   if (info.empty) {
     row('Page', 'none: the buffer is empty');
   } else {
@@ -117,6 +123,7 @@ export class Inspector {
   constructor(bs) {
     this.bs = bs;
     this.id = null;
+    this.pane = 0; // the pool the followed buffer is in, when the grid shows several
     this.input = $('inspect-buffer');
     this.out = $('inspector');
     this.input.addEventListener('change', () => {
@@ -125,8 +132,10 @@ export class Inspector {
     });
   }
 
-  // select follows buffer id (null for none) and rings it in the grid.
-  select(id) {
+  // select follows buffer id (null for none) of a pane (the one followed last when not
+  // given) and rings it in the grid.
+  select(id, pane = this.pane) {
+    this.pane = pane;
     const n = this.bs.stats().nbuffers;
     if (id !== null && !(Number.isInteger(id) && id >= 0 && id < n)) {
       this.out.replaceChildren(el('p', `There is no buffer ${this.input.value}: this pool has buffers 0 to ${count(n - 1)}.`, 'muted'));
@@ -139,9 +148,9 @@ export class Inspector {
     this.input.classList.remove('invalid');
     this.id = id;
     this.input.value = id === null ? '' : String(id);
-    this.bs.highlight(id);
+    this.bs.highlight(id, this.pane);
     this.refresh();
-    this.announce(id === null ? null : this.bs.buffer(id));
+    this.announce(id === null ? null : this.bs.buffer(id, this.pane));
   }
 
   // announce tells screen readers about the buffer the reader chose, once: the details
@@ -153,7 +162,8 @@ export class Inspector {
       return;
     }
     const what = info.empty ? 'empty' : info.tag;
-    live.textContent = `Buffer ${count(info.buffer)}: ${what}, usage count ${info.usage}, ${plural(info.pins, 'pin')}${info.dirty ? ', dirty' : ''}.`;
+    const where = info.pane ? ` of ${info.pane.label}` : '';
+    live.textContent = `Buffer ${count(info.buffer)}${where}: ${what}, usage count ${info.usage}, ${plural(info.pins, 'pin')}${info.dirty ? ', dirty' : ''}.`;
   }
 
   // refresh redraws the details of the followed buffer.
@@ -162,7 +172,7 @@ export class Inspector {
       this.out.replaceChildren(el('p', 'Click a cell, or type a buffer number.', 'muted'));
       return;
     }
-    const info = this.bs.buffer(this.id);
+    const info = this.bs.buffer(this.id, this.pane);
     if (!info || info.ok === false) {
       this.select(null);
       return;

@@ -10,7 +10,8 @@ import { Counters, showView } from './counters.js';
 import { ExportCard, SQLPanel } from './exports.js';
 import { Controls } from './controls.js';
 import { Playback } from './playback.js';
-import { Tooltip, Inspector } from './inspect.js';
+import { Tooltip, Inspector, paneOf } from './inspect.js';
+import { PaneLabels } from './panes.js';
 import { init as initInput } from './input.js';
 import { boot, enable, fatal, openLab, waitForFrame } from './boot.js';
 import { readPlay, readQuery, readStep, splitParams, State } from './url.js';
@@ -102,9 +103,12 @@ async function start() {
   const defaultSpeed = () => (page.speed ? page.speed(bs.stats(), theme.reducedMotion(), controls.params || {}) : 1000);
 
   const refreshLegend = () => legend.render(bs, { reducedMotion: theme.reducedMotion() });
+  const paneLabels = new PaneLabels($('grid'));
+  let lastStats = null; // the stats shown last, for the panes' labels
   const showGridView = (v) => {
     if (!v || v.ok === false) return;
     showView(v);
+    paneLabels.show(v, lastStats, page.paneCaption);
     legend.showAggregate(v);
     canvas.classList.toggle('zoomed', v.zoomed); // touch: pan the grid, not the page
   };
@@ -115,8 +119,9 @@ async function start() {
     inspector.clear();
     tooltip.hide();
     refreshLegend();
-    showGridView(bs.view());
     const st = bs.stats();
+    lastStats = st;
+    showGridView(bs.view());
     canvas.setAttribute('aria-label', page.ariaLabel
       ? page.ariaLabel(st)
       : `Shared buffer pool of ${st.sharedBuffers}: ${st.nbuffers} buffers, drawn as a grid`);
@@ -256,16 +261,17 @@ async function start() {
       pointer = [x, y];
       const info = bs.inspect(x, y);
       tooltip.show(info, x, y);
-      bs.highlight(info ? info.buffer : inspector.id);
+      if (info) bs.highlight(info.buffer, paneOf(info));
+      else bs.highlight(inspector.id, inspector.pane);
     },
     leave() {
       pointer = null;
       tooltip.hide();
-      bs.highlight(inspector.id);
+      bs.highlight(inspector.id, inspector.pane);
     },
     select(x, y, type) {
       const info = bs.inspect(x, y);
-      inspector.select(info ? info.buffer : null);
+      inspector.select(info ? info.buffer : null, paneOf(info));
       if (type !== 'mouse') {
         pointer = info ? [x, y] : null;
         tooltip.show(info, x, y);
@@ -293,7 +299,7 @@ async function start() {
     if (e.target !== canvas && pointer) {
       pointer = null;
       tooltip.hide();
-      bs.highlight(inspector.id);
+      bs.highlight(inspector.id, inspector.pane);
     }
   });
 
@@ -331,6 +337,7 @@ async function start() {
       }
     }
     if (s.lab !== lab.name) return; // a notification from before a switch
+    lastStats = s;
     playback.update(s);
     counters.update(s, controls.params);
     exportCard.update(s);

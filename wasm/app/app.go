@@ -47,8 +47,18 @@ import (
 const MaxStepsPerCall = 1_000_000
 
 // bigPools is the total of buffers past which the old pool is let go before a new one is
-// built: two 100GB pools do not fit in WebAssembly's 4GiB.
+// built: two 100GB pools do not fit in WebAssembly's 4GiB. A new run is counted twice, as
+// it may race a second pool beside its own (lab.Paned).
 const bigPools = 1 << 20
+
+// buffers returns the buffers of every pool of the current run.
+func (a *App) buffers() int {
+	n := 0
+	for _, p := range lab.PanesOf(a.run) {
+		n += p.Run.Sim().Pool.NBuffers
+	}
+	return n
+}
 
 // App is the state of the playground between frames: the lab, its parameters and its run,
 // the lab's view, playback, and what the grid shows.
@@ -177,7 +187,7 @@ func (a *App) newTimeline() {
 // the timeline is the caller's.
 func (a *App) construct(l lab.Lab, v param.Values) error {
 	if a.run != nil && l.Params().Param("shared_buffers") != nil &&
-		a.run.Sim().Pool.NBuffers+lab.NBuffers(v) > bigPools {
+		a.buffers()+2*lab.NBuffers(v) > bigPools {
 		// Let the old pool go before a large one is built.
 		a.run, a.lv = nil, nil
 		a.view.release()
@@ -217,7 +227,7 @@ func (a *App) attach(l lab.Lab, v param.Values, run lab.Run) {
 	a.failure = ""
 	a.pacer.Drop()
 	a.rate.reset(0, time.Now())
-	a.view.attach(run.Sim(), legend, opts)
+	a.view.attach(run, legend, opts)
 }
 
 // Params returns the values in force, normalised, with "lab"; parameters only the headless
@@ -313,11 +323,14 @@ func (a *App) step(n int, d deadline) (int, error) {
 	return ran, nil
 }
 
-// note passes the events of one chunk of steps to the grid.
-func (a *App) note(events []sim.Event, flash bool) {
+// note passes the events of one chunk of steps in a pane to the grid. The tally counts the
+// run's own pane's.
+func (a *App) note(pane int, events []sim.Event, flash bool) {
 	a.changes++
-	a.tally.note(events)
-	a.view.note(events, flash, a.lv)
+	if pane == 0 {
+		a.tally.note(events)
+	}
+	a.view.note(pane, events, flash, a.lv)
 }
 
 // fail pauses playback because of err.
@@ -359,7 +372,7 @@ func (a *App) Apply(text string) error {
 	if !until {
 		a.record(c, err != nil) // an until is only steps, which replay needs no record of
 	}
-	a.note(s.Events(), true)
+	a.note(0, s.Events(), true)
 	a.syncLegend()
 	return err
 }
@@ -449,10 +462,9 @@ func (a *App) Tick(now time.Time) {
 			}
 		}
 	}
-	s := a.run.Sim()
-	a.rate.observe(s.Stats().Steps, now)
+	a.rate.observe(a.run.Sim().Stats().Steps, now)
 	a.syncLegend()
-	a.view.tick(s, ticks)
+	a.view.tick(ticks)
 }
 
 // Hash returns the simulation's state hash (Sim.Hash) as 16 hex digits, computed again only

@@ -155,10 +155,10 @@ func TestEveryLabLoadsAndSteps(t *testing.T) {
 			if len(a.Legend().Roles) == 0 || len(a.Relations()) == 0 {
 				t.Error("no legend or relations")
 			}
-			if info := a.Inspect(0); info == nil || info.Buffer != 0 {
+			if info := a.Inspect(0, 0); info == nil || info.Buffer != 0 {
 				t.Errorf("inspect 0: %+v", info)
 			}
-			if a.Inspect(a.Stats().NBuffers) != nil {
+			if a.Inspect(a.Stats().NBuffers, 0) != nil {
 				t.Error("a buffer past the pool was inspected")
 			}
 			if len(a.Speeds()) == 0 {
@@ -495,12 +495,12 @@ func TestLabsDescribesEveryLab(t *testing.T) {
 func TestInspectAddsTheLabsFields(t *testing.T) {
 	a := newApp(t)
 	load(t, a, "drop", nil)
-	if info := a.Inspect(0); info.Lab == nil || !strings.HasPrefix(lookup(info.Lab, "Dropped by the replay"), "yes") {
+	if info := a.Inspect(0, 0); info.Lab == nil || !strings.HasPrefix(lookup(info.Lab, "Dropped by the replay"), "yes") {
 		t.Errorf("drop: %+v", info)
 	}
 	load(t, a, "free", nil)
 	a.Step(100)
-	if info := a.Inspect(0); info.Lab != nil {
+	if info := a.Inspect(0, 0); info.Lab != nil {
 		t.Errorf("free: %+v", info.Lab)
 	}
 	a.Tick(time.Now())
@@ -575,7 +575,7 @@ func TestResultsAreReadyForJavaScript(t *testing.T) {
 		a.Tick(time.Now())
 		for what, v := range map[string]any{
 			"load": res, "stats": a.Stats(), "labs": a.Labs(), "legend": a.Legend(),
-			"relations": a.Relations(), "buffer": a.Inspect(0), "view": a.View(), "speeds": a.Speeds(),
+			"relations": a.Relations(), "buffer": a.Inspect(0, 0), "view": a.View(), "speeds": a.Speeds(),
 		} {
 			if p := jsReady(Plain(v), what); p != "" {
 				t.Errorf("%s: %s is not a JavaScript value", name, p)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/bufferscope/bufferscope/sim"
@@ -34,6 +35,21 @@ type Stats struct {
 	// Events counts the lab's events of interest (LabInfo.Events) since the run was built,
 	// by kind: the page's event log writes the difference between two stats in words.
 	Events map[string]uint64 `json:"events"`
+	// Panes are the pools the run shows side by side (a race), the run's own first, each
+	// with its counters; absent when it shows one. Counters above are the first pane's.
+	Panes []PaneStats `json:"panes,omitempty"`
+}
+
+// PaneStats is where one pane's simulation stands.
+type PaneStats struct {
+	Index int     `json:"index"`
+	Key   string  `json:"key"`   // "pg13"
+	Label string  `json:"label"` // "PostgreSQL 13"
+	Doc   string  `json:"doc"`
+	Now   float64 `json:"now"` // its virtual clock, in seconds
+	// Counters are the pane's own, of the same kind as the run's (the first pane's are the
+	// run's).
+	Counters any `json:"counters"`
 }
 
 // Stats returns the stats now.
@@ -52,7 +68,27 @@ func (a *App) Stats() Stats {
 		f := a.failure
 		st.Error = &f
 	}
+	if panes := lab.PanesOf(a.run); len(panes) > 1 {
+		for i, p := range panes {
+			st.Panes = append(st.Panes, PaneStats{Index: i, Key: p.Key, Label: p.Label, Doc: p.Doc,
+				Now: p.Run.Sim().Now().Seconds(), Counters: p.Run.Counters()})
+		}
+	}
 	return st
+}
+
+// PaneHashes returns each pane's simulation's state hash (Sim.Hash) as 16 hex digits, the
+// run's own first; nil when the run shows one pool. Each reads every descriptor.
+func (a *App) PaneHashes() []string {
+	panes := lab.PanesOf(a.run)
+	if len(panes) < 2 {
+		return nil
+	}
+	out := make([]string, len(panes))
+	for i, p := range panes {
+		out[i] = fmt.Sprintf("%016x", p.Run.Sim().Hash())
+	}
+	return out
 }
 
 // LabInfo describes one lab for the page before any run: its tab, its controls, its

@@ -100,16 +100,24 @@ func (a *App) PgStatIO() StatIO {
 }
 
 // GridPNG returns the grid as the canvas shows it, encoded as a PNG of the canvas's size in
-// CSS pixels: the painter's pixels with the lab view's overlay (fills, then labels) drawn over
-// them. Gaps between
-// cells stay transparent.
+// CSS pixels: each pane's painter's pixels in its place, with the lab view's overlay (fills,
+// then labels) drawn over them. Gaps between cells and panes stay transparent.
 func (a *App) GridPNG() ([]byte, error) {
-	p := a.Painter()
-	w, h := p.Size()
-	if w == 0 || h == 0 {
+	w, h := a.view.w, a.view.h
+	if len(a.view.panes) == 0 || w <= 0 || h <= 0 {
 		return nil, fmt.Errorf("the grid has not been drawn yet")
 	}
-	img := &image.RGBA{Pix: bytes.Clone(p.Bytes()), Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range a.view.panes {
+		p := &a.view.panes[i].painter
+		pw, ph := p.Size()
+		if pw == 0 || ph == 0 {
+			return nil, fmt.Errorf("the grid has not been drawn yet")
+		}
+		r := a.view.rects[i]
+		src := &image.RGBA{Pix: p.Bytes(), Stride: 4 * pw, Rect: image.Rect(0, 0, pw, ph)}
+		draw.Draw(img, image.Rect(r.X0, r.Y0, r.X0+pw, r.Y0+ph), src, image.Point{}, draw.Src)
+	}
 	for _, f := range a.Overlay().Fills {
 		c := image.NewUniform(color.NRGBA{f.Color.R, f.Color.G, f.Color.B, f.Color.A})
 		draw.Draw(img, image.Rect(f.X0, f.Y0, f.X1, f.Y1), c, image.Point{}, draw.Over)

@@ -19,7 +19,7 @@ func (magnifier) Options() labview.Options {
 	return labview.Options{Inset: 4, Close: 8, Focus: func() int { return 16000 }, Speeds: playback.FreePlay}
 }
 
-func (magnifier) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, _ bool) bool {
+func (magnifier) Overlay(_ int, o *grid.Overlay, l *grid.Layout, t *grid.Theme, _ bool) bool {
 	o.Reset()
 	o.Inset = append(o.Inset, 5, 6, -1, 7)
 	x, y := l.CaptionAt()

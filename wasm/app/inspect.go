@@ -2,6 +2,7 @@ package app
 
 import (
 	"github.com/bufferscope/bufferscope/sim"
+	"github.com/bufferscope/bufferscope/wasm/grid"
 	"github.com/bufferscope/bufferscope/wasm/labview"
 )
 
@@ -24,6 +25,16 @@ type BufferInfo struct {
 	Group *GroupInfo `json:"group,omitempty"`
 	// Lab is what the lab's view adds (labview.View.Inspect), in order, or nil.
 	Lab []labview.Detail `json:"lab,omitempty"`
+	// Pane says which pool the buffer is in when the canvas shows several (a race); nil
+	// for one.
+	Pane *PaneRef `json:"pane,omitempty"`
+}
+
+// PaneRef names the pane a buffer is in.
+type PaneRef struct {
+	Index int    `json:"index"`
+	Key   string `json:"key"`
+	Label string `json:"label"`
 }
 
 // GroupInfo summarises the Side×Side block of buffers one pixel stands for.
@@ -39,9 +50,13 @@ type GroupInfo struct {
 	Usage0        int    `json:"usage0"`        // how many have usage count 0
 }
 
-// Inspect describes buffer id, or returns nil when there is no such buffer.
-func (a *App) Inspect(id int) *BufferInfo {
-	s := a.run.Sim()
+// Inspect describes buffer id of pane (0 for the run's own pool), or returns nil when there
+// is no such buffer or pane.
+func (a *App) Inspect(id, pane int) *BufferInfo {
+	if pane < 0 || pane >= len(a.view.panes) {
+		return nil
+	}
+	s := a.view.panes[pane].sim
 	if id < 0 || id >= s.Pool.NBuffers {
 		return nil
 	}
@@ -59,7 +74,11 @@ func (a *App) Inspect(id int) *BufferInfo {
 		LSN:      bv.LSN.String(),
 		Dirty:    st.Has(sim.BM_DIRTY),
 		Valid:    st.Has(sim.BM_VALID),
-		Lab:      a.lv.Inspect(id),
+		Lab:      a.lv.Inspect(pane, id),
+	}
+	if len(a.view.panes) > 1 {
+		p := a.view.panes[pane].info
+		info.Pane = &PaneRef{Index: pane, Key: p.Key, Label: p.Label}
 	}
 	if info.Flags == nil {
 		info.Flags = []string{}
@@ -79,28 +98,34 @@ func (a *App) Inspect(id int) *BufferInfo {
 	return info
 }
 
-// InspectAt describes the buffer under canvas point (x, y) — in the pool, with a summary of
-// its block when a pixel stands for many buffers, or in the lab's inset — or returns nil when
-// there is no buffer there.
+// InspectAt describes the buffer under canvas point (x, y) — in whichever pane it lies, with a
+// summary of its block when a pixel stands for many buffers, or in the lab's inset — or
+// returns nil when there is no buffer there.
 func (a *App) InspectAt(x, y int) *BufferInfo {
-	l := a.view.layout
-	if i, ok := l.InsetAt(x, y); ok {
-		if ids := a.view.overlay.Inset; i < len(ids) {
-			return a.Inspect(int(ids[i])) // nil for an empty item
+	pane, px, py, ok := grid.PaneAt(a.view.rects, x, y)
+	if ok {
+		if i, in := a.view.layout.InsetAt(px, py); in {
+			if ids := a.view.panes[pane].overlay.Inset; i < len(ids) {
+				return a.Inspect(int(ids[i]), pane) // nil for an empty item
+			}
+			return nil
 		}
-		return nil
 	}
-	col, row, side, ok := l.BlockAt(x, y)
 	if !ok {
 		return nil
 	}
-	info := a.Inspect(row*l.Cols + col)
+	l := a.view.layout
+	col, row, side, ok := l.BlockAt(px, py)
+	if !ok {
+		return nil
+	}
+	info := a.Inspect(row*l.Cols+col, pane)
 	if info == nil || side <= 1 {
 		return info
 	}
 	g := &GroupInfo{First: info.Buffer, Side: side}
 	counts := map[int]int{}
-	s := a.run.Sim()
+	s := a.view.panes[pane].sim
 	// Read the buffers themselves: the grid's codes may be a frame behind, and they hold
 	// roles, not relations.
 	views := make([]sim.BufferView, side)

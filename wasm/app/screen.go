@@ -17,25 +17,32 @@ func (a *App) Resize(w, h int) { a.view.resize(w, h) }
 func (a *App) CanvasSize() (w, h int) { return a.view.w, a.view.h }
 
 // Paint repaints what changed since the last frame and reports whether any pixel changed;
-// the pixels and what changed are the Painter's.
-func (a *App) Paint() bool { return a.view.paint(a.run.Sim().Pool.ClockHand()) }
+// the pixels and what changed are the panes' Painters'.
+func (a *App) Paint() bool { return a.view.paint() }
 
-// Painter returns the painter that holds the grid's pixels.
-func (a *App) Painter() *grid.Painter { return &a.view.painter }
+// Panes returns how many pools the canvas shows side by side: the run's panes (lab.Paned),
+// 1 for most labs.
+func (a *App) Panes() int { return len(a.view.panes) }
 
-// BuildOverlay has the lab's view rebuild the overlay drawn over the grid's pixels, and
-// reports whether it changed.
-func (a *App) BuildOverlay() bool {
-	if len(a.view.tracker.Codes) == 0 {
-		return false
-	}
-	return a.lv.Overlay(&a.view.overlay, &a.view.layout, a.view.theme, a.view.reduced)
-}
+// PaneRect returns where pane i is on the canvas, in CSS pixels; its painter's pixels are
+// drawn there.
+func (a *App) PaneRect(i int) grid.Rect { return a.view.rects[i] }
 
-// Overlay returns the fills the lab's view draws over the grid; none for most labs.
+// PanePainter returns the painter that holds pane i's pixels.
+func (a *App) PanePainter(i int) *grid.Painter { return &a.view.panes[i].painter }
+
+// Painter returns the painter of the first pane, the only one for most labs.
+func (a *App) Painter() *grid.Painter { return a.PanePainter(0) }
+
+// BuildOverlay has the lab's view rebuild the overlay drawn over the grid's pixels, every
+// pane's moved to its place, and reports whether it changed.
+func (a *App) BuildOverlay() bool { return a.view.buildOverlay(a.lv) }
+
+// Overlay returns the fills the lab's view draws over the grid, in canvas pixels; none for
+// most labs.
 func (a *App) Overlay() *grid.Overlay { return &a.view.overlay }
 
-// ViewInfo describes zoom and pan for the page's zoom buttons and gestures.
+// ViewInfo describes zoom and pan for the page's zoom buttons and gestures, and the panes.
 type ViewInfo struct {
 	Zoomed     bool   `json:"zoomed"`
 	Label      string `json:"label"`
@@ -47,6 +54,9 @@ type ViewInfo struct {
 	Height     int    `json:"height"`
 	Cols       int    `json:"cols"`
 	Rows       int    `json:"rows"`
+	// Panes are where the pools are on the canvas when it shows several (a race); absent
+	// for one.
+	Panes []PaneInfo `json:"panes,omitempty"`
 }
 
 // ViewDetail is ViewInfo with what the lab's view draws on the canvas besides the pool.
@@ -78,15 +88,39 @@ type LabelInfo struct {
 	H    int    `json:"h"`
 }
 
-// View describes zoom and pan.
+// PaneInfo is one pane: what it shows and where.
+type PaneInfo struct {
+	Index int    `json:"index"`
+	Key   string `json:"key"`   // "pg13"
+	Label string `json:"label"` // "PostgreSQL 13"
+	Doc   string `json:"doc"`
+	// X, Y, Width and Height are the pane's rectangle on the canvas, in CSS pixels, without
+	// the band of Head pixels above it for its label.
+	X      int `json:"x"`
+	Y      int `json:"y"`
+	Width  int `json:"width"`
+	Height int `json:"height"`
+	Head   int `json:"head"`
+}
+
+// View describes zoom and pan, and the panes.
 func (a *App) View() ViewInfo {
 	l := a.view.layout
 	z := l.Zoom()
-	return ViewInfo{
+	vi := ViewInfo{
 		Zoomed: l.Zoomed(), Label: z.String(), Cell: z.Cell, Block: z.Block,
 		CanZoomIn: l.Level < len(grid.Zooms)-1, CanZoomOut: l.Zoomed(),
-		Width: l.W, Height: l.H, Cols: l.Cols, Rows: l.Rows,
+		Width: a.view.w, Height: a.view.h, Cols: l.Cols, Rows: l.Rows,
 	}
+	if len(a.view.panes) > 1 {
+		for i, pv := range a.view.panes {
+			r := a.view.rects[i]
+			w, h := r.Size()
+			vi.Panes = append(vi.Panes, PaneInfo{Index: i, Key: pv.info.Key, Label: pv.info.Label, Doc: pv.info.Doc,
+				X: r.X0, Y: r.Y0, Width: w, Height: h, Head: grid.PaneHead})
+		}
+	}
+	return vi
 }
 
 // ViewDetail describes zoom and pan, the lab's inset and its labels.
@@ -108,50 +142,57 @@ func (a *App) ViewDetail() ViewDetail {
 	return info
 }
 
-// Zoom zooms in by steps (out when negative), about canvas point (x, y) when at is true,
-// else about the centre.
+// Zoom zooms every pane in by steps (out when negative), about canvas point (x, y) when at
+// is true and the point is in a pane (the same point of every pane stays put), else about
+// the centre.
 func (a *App) Zoom(steps int, x, y int, at bool) ViewInfo {
 	steps = min(max(steps, -100), 100)
 	v := &a.view
-	if at {
-		v.setLayout(v.layout.ZoomAt(steps, x, y))
+	if _, px, py, in := grid.PaneAt(v.rects, x, y); at && in {
+		v.setLayout(v.layout.ZoomAt(steps, px, py))
 	} else {
 		v.setLayout(v.layout.ZoomCentre(steps))
 	}
 	return a.View()
 }
 
-// Pan moves the view by dx, dy canvas pixels.
+// Pan moves every pane's view by dx, dy canvas pixels.
 func (a *App) Pan(dx, dy int) ViewInfo {
 	clampPx := func(d int) int { return min(max(d, -1_000_000), 1_000_000) }
 	a.view.setLayout(a.view.layout.PanBy(clampPx(dx), clampPx(dy)))
 	return a.View()
 }
 
-// Fit shows the whole pool again, and keeps showing it when the next run would open zoomed
-// in (labview.Options.Close).
+// Fit shows the whole pool in every pane again, and keeps showing it when the next run would
+// open zoomed in (labview.Options.Close).
 func (a *App) Fit() ViewInfo {
 	v := &a.view
-	v.setLayout(v.layout.RefitTo(max(v.w, 1), max(v.h, 1)))
+	v.setLayout(v.fit(v.layout.N))
 	v.wholePool = true
 	return a.View()
 }
 
 // FitHeight returns the canvas height, at most h, that shows the whole pool on a canvas w
 // pixels wide at the largest cells a w×h canvas allows, with nothing to spare: the rulers, the
-// rows and the lane below. The page sizes the grid's box with it, so no part of the box
-// stays blank under a pool that fills its width first.
+// rows and the lane below, and the band over panes side by side. The page sizes the grid's
+// box with it, so no part of the box stays blank under a pool that fills its width first.
+// Panes stacked one above the other (a canvas taller than wide) keep the whole height.
 func (a *App) FitHeight(w, h int) int {
 	w, h = min(max(w, 1), 1<<15), min(max(h, 1), 1<<15)
-	l := a.view.layout.RefitTo(w, h)
+	rects := grid.Arrange(max(len(a.view.panes), 1), w, h)
+	if len(rects) > 1 && rects[0].X0 == rects[1].X0 {
+		return h
+	}
+	pw, ph := rects[0].Size()
+	l := a.view.layout.RefitTo(pw, ph)
 	_, mh := l.MapSize()
-	return min(h, grid.Ruler+mh+grid.Pad+l.Below)
+	return min(h, rects[0].Y0+grid.Ruler+mh+grid.Pad+l.Below)
 }
 
-// Highlight rings buffer id, as the inspector does, or none for an id outside the pool; it
-// returns the buffer ringed, or -1.
-func (a *App) Highlight(id int) int {
-	a.view.setHighlight(id)
+// Highlight rings buffer id of pane, as the inspector does, or none for an id outside the
+// pool or a pane that is not there; it returns the buffer ringed, or -1.
+func (a *App) Highlight(id, pane int) int {
+	a.view.setHighlight(pane, id)
 	return a.view.hilite
 }
 

@@ -126,7 +126,7 @@ func (a *App) at() uint64 { return a.run.Sim().Stats().Steps }
 // forward runs n steps through the lab's view, applying the timeline's recorded commands
 // at the steps they were applied, and stopping early when stop says so or the run ends.
 // It returns the steps run.
-func (a *App) forward(n int, stop func() bool, note func([]sim.Event, bool)) (int, error) {
+func (a *App) forward(n int, stop func() bool, note func(int, []sim.Event, bool)) (int, error) {
 	ran := 0
 	for {
 		if err := a.applyDue(note); err != nil {
@@ -155,7 +155,7 @@ func (a *App) forward(n int, stop func() bool, note func([]sim.Event, bool)) (in
 
 // applyDue applies the timeline's commands recorded at the current step, passing their
 // events to note as forward passes its steps'.
-func (a *App) applyDue(note func([]sim.Event, bool)) error {
+func (a *App) applyDue(note func(int, []sim.Event, bool)) error {
 	s := a.run.Sim()
 	for a.tl.next < len(a.tl.cmds) && a.tl.cmds[a.tl.next].at <= a.at() {
 		c, failed := a.tl.cmds[a.tl.next].cmd, a.tl.cmds[a.tl.next].failed
@@ -163,7 +163,7 @@ func (a *App) applyDue(note func([]sim.Event, bool)) error {
 		if err := s.Apply(c); err != nil && !failed {
 			return fmt.Errorf("replaying %q at step %d: %w", c, a.at(), err)
 		}
-		note(s.Events(), false)
+		note(0, s.Events(), false)
 		a.syncLegend()
 	}
 	return nil
@@ -285,7 +285,7 @@ func (a *App) Work(d time.Duration) (bool, error) {
 // steps ran without noting their events to the grid (a search's steps did).
 func (a *App) endJob() {
 	if a.job != nil && a.job.kind == "seek" {
-		a.view.tracker.Invalidate()
+		a.view.invalidate()
 	}
 	a.job = nil
 	a.pacer.Drop()
@@ -320,7 +320,11 @@ func (a *App) runJob(d deadline) error {
 		left := j.target - a.at()
 		// The grid is brought up to date when the seek ends; the tally counts the events on
 		// the way, so that stats().events are the run's at every step, however reached.
-		_, err := a.forward(int(min(left, 1<<30)), d.stop(), func(events []sim.Event, _ bool) { a.tally.note(events) })
+		_, err := a.forward(int(min(left, 1<<30)), d.stop(), func(pane int, events []sim.Event, _ bool) {
+			if pane == 0 {
+				a.tally.note(events)
+			}
+		})
 		a.changes++
 		if err != nil {
 			a.endJob()
@@ -337,8 +341,11 @@ func (a *App) runJob(d deadline) error {
 	default:
 		// One note for the whole search: it passes each step's events to the grid and
 		// tells whether the event sought came.
-		note := func(events []sim.Event, flash bool) {
-			a.note(events, flash)
+		note := func(pane int, events []sim.Event, flash bool) {
+			a.note(pane, events, flash)
+			if pane != 0 {
+				return // the events sought are the run's own
+			}
 			for k := range events {
 				if events[k].Kind == j.event {
 					j.found = true
@@ -377,12 +384,12 @@ func (a *App) runJob(d deadline) error {
 // rebuild builds the run again from its values, keeping its timeline, for a seek back.
 // The reader's zoom, pan and highlighted buffer stay: the pool is the same size.
 func (a *App) rebuild() error {
-	layout, hilite := a.view.layout, a.view.hilite
+	layout, hilite, hpane := a.view.layout, a.view.hilite, a.view.hpane
 	if err := a.construct(a.lab, a.values); err != nil {
 		return err
 	}
 	a.tl.next = 0
-	a.view.layout, a.view.hilite = layout, hilite
+	a.view.layout, a.view.hilite, a.view.hpane = layout, hilite, hpane
 	a.view.opening = false // the grid opened with the run's first build
 	return nil
 }

@@ -411,10 +411,10 @@ func TestSeekBackKeepsTheView(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Zoom(2, 100, 100, true)
-	a.Highlight(7)
+	a.Highlight(7, 0)
 	before := a.View()
 	seek(t, a, 100)
-	if after := a.View(); after != before || a.view.hilite != 7 {
+	if after := a.View(); !reflect.DeepEqual(after, before) || a.view.hilite != 7 {
 		t.Errorf("seek back: view %+v, before %+v; highlight %d", after, before, a.view.hilite)
 	}
 }

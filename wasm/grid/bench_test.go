@@ -120,3 +120,31 @@ func BenchmarkFrame(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPaintPanes measures painting a canvas of two 20 GB pools side by side, as the drop
+// lab races them, against one pool on the same canvas: each pane is painted as a canvas of its
+// own, at the zoom that shows its whole pool in its half (grid.Arrange).
+func BenchmarkPaintPanes(b *testing.B) {
+	const n = 2621440
+	codes := make([]Code, n)
+	for i := range codes {
+		codes[i] = MakeCode(i%7%4, i%6, i%11 == 0, i%997 == 0)
+	}
+	for _, panes := range []int{1, 2} {
+		rects := Arrange(panes, benchW, benchH)
+		w, h := rects[0].Size()
+		f := &Frame{Layout: FitBelow(n, w, h, LaneHeight), Codes: codes, NumRel: 4, Theme: testLight, Hand: -1, Highlight: -1}
+		b.Run(fmt.Sprintf("panes=%d/%s", panes, f.Layout.Zoom()), func(b *testing.B) {
+			painters := make([]Painter, panes)
+			for i := range painters {
+				painters[i].Paint(f)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for j := range painters {
+					painters[j].Paint(f)
+				}
+			}
+		})
+	}
+}

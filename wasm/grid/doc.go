@@ -35,6 +35,11 @@
 // Overlay of translucent Fills and text Labels that the app draws over the uploaded pixels
 // each frame, so they never cost a repaint of the cells beneath.
 //
+// A canvas may show several pools of the same size, each in a pane (Arrange): side by side,
+// or stacked on a canvas taller than it is wide, each under a band for its label. A pane is drawn as a
+// canvas of its own would be, in its own pixels, so the layout, painter and overlay know
+// nothing of panes; one Layout serves every pane, and zoom and pan move them together.
+//
 // Coordinates are canvas pixels with the origin at the top left; the app paints at CSS
 // pixel resolution and lets Ebiten scale to device pixels.
 package grid

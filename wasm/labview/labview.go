@@ -16,31 +16,38 @@ import (
 )
 
 // View is a lab's view of one run. The app calls Attach once, right after the run is built,
-// then, once per tick, Tick, Step (while playing), and Overlay; Step also when the reader
-// steps by hand.
+// then, once per tick, Tick, Step (while playing), and Overlay for each pane; Step also when
+// the reader steps by hand.
+//
+// A run may show several pools side by side, its panes (lab.PanesOf: the run alone for most
+// labs), which the run's own steps advance together. The view names a pane by its index,
+// 0 for the run's own: it reports each pane's events, draws each pane's overlay and adds to
+// each pane's inspection.
 type View interface {
 	// Options says how the grid around the run is drawn and played. The app asks after
 	// Attach, so the answer may depend on the run (the size of an inset).
 	Options() Options
 	// Attach points the view at a freshly built run. shown returns the role (an index in
-	// legend.Roles, -1 for empty) the grid last showed in buffer id, before the events of
-	// the current step reach it.
-	Attach(run lab.Run, legend lab.Legend, shown func(id int32) int)
+	// legend.Roles, -1 for empty) the grid last showed in buffer id of a pane, before the
+	// events of the current step reach it.
+	Attach(run lab.Run, legend lab.Legend, shown func(pane int, id int32) int)
 	// Step runs up to n steps of run in chunks, each small enough that sim keeps all its
-	// events (grid.EventCap). After each chunk it passes the chunk's events to note, with
-	// whether its reads and writes should flash, then asks stop (nil: never) whether to end
-	// early. It returns the steps run, fewer than n when stop said so or the run is done. A
-	// stop of nil means the reader stepped by hand, not playback.
-	Step(run lab.Run, n int, stop func() bool, note func(events []sim.Event, flash bool)) (int, error)
+	// events (grid.EventCap) in every pane. After each chunk it passes each pane's events of
+	// the chunk to note, with whether their reads and writes should flash, then asks stop
+	// (nil: never) whether to end early. It returns the steps run, fewer than n when stop
+	// said so or the run is done. A stop of nil means the reader stepped by hand, not
+	// playback.
+	Step(run lab.Run, n int, stop func() bool, note func(pane int, events []sim.Event, flash bool)) (int, error)
 	// Tick moves the view's animations on by ticks (60ths of a second) at wall time
 	// wallSeconds since the app started. It runs once per Ebiten tick, before Step.
 	Tick(ticks int, wallSeconds float64)
-	// Overlay rebuilds o, which the app draws over the grid's image, for layout l in theme
-	// t, and reports whether it differs from the last one. reduced asks for no motion.
-	Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool
-	// Inspect returns what the view adds about buffer id to its details (the tooltip and the
-	// inspector), in the order the reader should read it, or nil.
-	Inspect(id int) []Detail
+	// Overlay rebuilds o, which the app draws over a pane's part of the grid's image, for
+	// layout l (in the pane's pixels) in theme t, and reports whether it differs from the
+	// last one of that pane. reduced asks for no motion.
+	Overlay(pane int, o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool
+	// Inspect returns what the view adds about buffer id of a pane to its details (the
+	// tooltip and the inspector), in the order the reader should read it, or nil.
+	Inspect(pane, id int) []Detail
 	// Flash says whether event e flashes a buffer and how, beyond the reads and writes every
 	// lab flashes (grid.Tracker.Note).
 	Flash(e *sim.Event) (grid.FlashKind, bool)
@@ -81,7 +88,9 @@ const StepChunk = 2048
 
 // Default is the view of a lab without one of its own, free play's: steps in chunks of
 // StepChunk, only the last chunk's reads and writes flash (so a long run of steps does not
-// light up the whole pool), no overlay and nothing more to inspect.
+// light up the whole pool), no overlay and nothing more to inspect. It reports the events of
+// the run's own pane; a lab whose run has other panes needs a view of its own to report
+// theirs (the grid then refreshes them in budgeted slices).
 type Default struct{}
 
 // NewDefault returns Default, as a constructor for the registry.
@@ -91,10 +100,10 @@ func NewDefault() View { return Default{} }
 func (Default) Options() Options { return Options{Speeds: playback.FreePlay} }
 
 // Attach does nothing.
-func (Default) Attach(lab.Run, lab.Legend, func(int32) int) {}
+func (Default) Attach(lab.Run, lab.Legend, func(int, int32) int) {}
 
 // Step runs n steps in chunks of StepChunk until stop says so or the run is done.
-func (Default) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event, bool)) (int, error) {
+func (Default) Step(run lab.Run, n int, stop func() bool, note func(int, []sim.Event, bool)) (int, error) {
 	s := run.Sim()
 	done := 0
 	for done < n && !run.Done() {
@@ -103,7 +112,7 @@ func (Default) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event,
 		err := s.Step(c)
 		stopping := stop != nil && stop()
 		if note != nil {
-			note(s.Events(), done+c == n || stopping || err != nil)
+			note(0, s.Events(), done+c == n || stopping || err != nil)
 		}
 		done += int(s.Stats().Steps - steps) // fewer than c when the run ended within the chunk
 		if err != nil {
@@ -120,13 +129,13 @@ func (Default) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event,
 func (Default) Tick(int, float64) {}
 
 // Overlay draws nothing.
-func (Default) Overlay(o *grid.Overlay, _ *grid.Layout, _ *grid.Theme, _ bool) bool {
+func (Default) Overlay(_ int, o *grid.Overlay, _ *grid.Layout, _ *grid.Theme, _ bool) bool {
 	o.Reset()
 	return false
 }
 
 // Inspect adds nothing.
-func (Default) Inspect(int) []Detail { return nil }
+func (Default) Inspect(int, int) []Detail { return nil }
 
 // Flash adds no flash.
 func (Default) Flash(*sim.Event) (grid.FlashKind, bool) { return 0, false }

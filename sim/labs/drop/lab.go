@@ -33,16 +33,63 @@ func (Lab) Info() lab.Info {
 // Params returns the drop lab's parameter table.
 func (Lab) Params() *lab.Table { return table }
 
-// New builds the replay v describes.
+// New builds the replay v describes: up to RaceMaxNBuffers, a race of the policy chosen
+// against its rival (RivalPolicy), whose run is the first pane and the rival's the second;
+// above it, the policy chosen alone.
 func (Lab) New(v lab.Values) (lab.Run, error) {
 	e, pol := ExperimentOf(v)
-	s, err := NewReplay(e, pol)
+	if !Racing(e.NBuffers) {
+		s, err := NewReplay(e, pol)
+		if err != nil {
+			return nil, err
+		}
+		return newRun(s, e), nil
+	}
+	rivalPol := RivalPolicy(pol)
+	s, rival, err := NewRace(e, pol, rivalPol)
 	if err != nil {
 		return nil, err
 	}
+	own, other := newRun(s, e), newRun(rival, e)
+	own.rival = other
+	own.panes = []lab.Pane{paneOf(own, pol), paneOf(other, rivalPol)}
+	return own, nil
+}
+
+func newRun(s *sim.Sim, e Experiment) *run {
 	r := &run{s: s, nrel: relations(e.Tables)}
 	r.smallest, r.largest, r.total = e.DropBlocks()
-	return r, nil
+	return r
+}
+
+// paneOf is the pane of run r, which replays under policy pol, labelled as the policy control
+// names it.
+func paneOf(r *run, pol sim.DropPolicy) lab.Pane {
+	label := map[sim.DropPolicy]string{sim.DropPG14: "PostgreSQL 14+", sim.DropPG13: "PostgreSQL 13", sim.DropLookup: "Lookups forced"}[pol]
+	doc := ""
+	for _, o := range table.Param("policy").Choices {
+		if o.Value == pol.String() {
+			doc = o.Doc
+		}
+	}
+	return lab.Pane{Run: r, Key: pol.String(), Label: label, Doc: doc}
+}
+
+// NewRace builds the race of one drop experiment under policy own against policy rival
+// (race.go): the simulation whose steps are the race's units, its pool replaying under own,
+// and the rival's simulation, which only those steps advance. Both pools are filled alike:
+// the rival's is a copy of the own one, made before either replays.
+func NewRace(e Experiment, own, rival sim.DropPolicy) (*sim.Sim, *sim.Sim, error) {
+	p, rels, err := prepareDropPool(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	q, qrels := p.Clone(rels)
+	p.Drop = sim.DropSettings{Policy: own, Threshold: e.Threshold}
+	q.Drop = sim.DropSettings{Policy: rival, Threshold: e.Threshold}
+	rr := newReplay(q, qrels, e)
+	rs := sim.NewScenario(q, sim.Config{}, rr)
+	return sim.NewScenario(p, sim.Config{}, &race{own: newReplay(p, rels, e), rival: rs, rr: rr}), rs, nil
 }
 
 func relations(gs []TableGroup) int {
@@ -64,9 +111,10 @@ type Counters struct {
 	LookupMisses       uint64  `counter:"lookupMisses" sub:"true" label:"of which missed" format:"count" doc:"Lookups of blocks that were not in shared buffers."`
 	Invalidated        uint64  `counter:"invalidated" label:"Buffers invalidated" format:"count" doc:"Buffers InvalidateBuffer emptied, unwritten."`
 	Drops              int     `counter:"drops" label:"Drops" format:"count" doc:"DropRelationBuffers and DropRelationsAllBuffers calls."`
-	Step               uint64  `counter:"step" label:"Replay steps" format:"count" doc:"Units replayed: a WAL record, a descriptor checked or a block looked up."`
+	Step               uint64  `counter:"step" label:"Replay steps" format:"count" doc:"Units replayed: a WAL record, a descriptor checked or a block looked up (in a race, by this side)."`
 	Done               bool    `counter:"done" label:"Done" format:"bool" hidden:"true"`
 	Path               string  `counter:"path" label:"Path of the drop under way" format:"text" hidden:"true" doc:"scan, lookup, or none between drops."`
+	PathSoFar          string  `counter:"pathSoFar" label:"Paths so far" format:"text" hidden:"true" doc:"The paths the drops took so far, the one under way included: scan, lookup, mixed, or none before the first drop; at the end, resultPath."`
 	ResultPath         string  `counter:"resultPath" label:"Path" format:"text" hidden:"true" doc:"The path of the whole replay: scan, lookup or mixed."`
 	Relation           int     `counter:"relation" label:"Relation" format:"count" hidden:"true" doc:"Index of the relation being replayed."`
 	RelationName       string  `counter:"relationName" label:"Relation name" format:"text" hidden:"true"`
@@ -94,14 +142,34 @@ type run struct {
 	nrel int // the experiment's relations, first in the catalog; "others" follows
 	// smallest, largest and total are the experiment's DropBlocks.
 	smallest, largest, total int
+	// In a race, the panes (this run first) and the rival's run; nil otherwise.
+	panes []lab.Pane
+	rival *run
 }
 
 func (r *run) Sim() *sim.Sim { return r.s }
-func (r *run) Done() bool    { return r.s.Done() }
+
+// Done reports whether the replay is done: in a race, both.
+func (r *run) Done() bool { return r.s.Done() }
+
+// Panes returns the race's panes, or none when the run does not race.
+func (r *run) Panes() []lab.Pane { return r.panes }
 
 // Seeded is false: the replay draws no random numbers.
-func (r *run) Seeded() bool           { return false }
-func (r *run) CheckInvariants() error { return r.s.CheckInvariants() }
+func (r *run) Seeded() bool { return false }
+
+// CheckInvariants checks the pool's invariants, and in a race the rival's.
+func (r *run) CheckInvariants() error {
+	if err := r.s.CheckInvariants(); err != nil {
+		return err
+	}
+	if r.rival != nil {
+		if err := r.rival.s.CheckInvariants(); err != nil {
+			return fmt.Errorf("the rival's pool: %w", err)
+		}
+	}
+	return nil
+}
 
 // Relations returns how many relations the experiment drops; they come first in the
 // catalog.
@@ -115,7 +183,7 @@ func (r *run) Counters() any {
 		name = rels[p.Relation].Name
 	}
 	return &Counters{
-		Step: r.s.Stats().Steps, Done: p.Done, Path: p.Path.String(), ResultPath: res.Path,
+		Step: p.Units, Done: p.Done, Path: p.Path.String(), PathSoFar: p.SoFar, ResultPath: res.Path,
 		Relation: p.Relation, RelationName: name, Relations: r.nrel, Cursor: p.Cursor,
 		ModelledSeconds: res.Time.Seconds(), DropSeconds: res.DropTime.Seconds(),
 		DescriptorsChecked: res.DescriptorsChecked, Lookups: res.Lookups, LookupMisses: res.LookupMisses,

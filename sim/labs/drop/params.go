@@ -8,8 +8,13 @@ import (
 	"github.com/bufferscope/bufferscope/sim/lab"
 )
 
-// Defaults of the drop lab: table B's setting at PostgreSQL's default pool, on a standby.
-const DefaultTables = "100x1"
+// DefaultTables are the drop lab's tables when none are given: 96 tables of NBuffers/128
+// blocks each, three quarters of the pool at any size, so that the replay is seen to empty
+// the pool, and each table far enough below BUF_DROP_FULL_SCAN_THRESHOLD (NBuffers/32) and
+// below the crossover of the cost model (about NBuffers/42 at 128MB) that PostgreSQL 14's
+// lookups beat the full scan. Table B of the published measurements (1000x1) is one address
+// away.
+const DefaultTables = "96xNB/128"
 
 // MaxBlocks bounds the blocks of an experiment's relations at one size: 1TB of 8kB pages.
 // VACUUM replays every heap page and the lookup path looks up every block, and the simulated

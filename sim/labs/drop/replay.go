@@ -23,6 +23,11 @@ type replay struct {
 	units uint64 // units performed so far
 	// checkpointed is set once the checkpoint record of Experiment.Checkpoint is replayed.
 	checkpointed bool
+	// bounded makes Step stop by the clock as stepUntil does, at until: a race sets it
+	// around each call of its rival's Step.
+	bounded   bool
+	until     sim.Duration
+	inclusive bool
 }
 
 // replayPhase is where a replay is.
@@ -49,15 +54,32 @@ func newReplay(p *sim.Pool, rels []*sim.Relation, e Experiment) *replay {
 
 // step performs up to units units and reports whether the replay has finished.
 func (r *replay) step(p *sim.Pool, units int) (bool, error) {
+	return r.stepUntil(p, units, sim.Forever, true)
+}
+
+// stepUntil is step that begins no unit once the replay's modelled time (Result.Time) has
+// reached limit, or has passed it when inclusive; a unit begun before the limit is finished,
+// whatever it costs. A race (race.go) runs each of its replays while it is behind the other.
+func (r *replay) stepUntil(p *sim.Pool, units int, limit sim.Duration, inclusive bool) (bool, error) {
 	start, budget := p.Elapsed(), units
 	defer func() {
 		r.res.Time += p.Elapsed() - start
 		r.units += uint64(budget - max(units, 0))
 	}()
+	// The limit on the pool's clock, which counts from start rather than from the replay's
+	// beginning.
+	plimit := sim.Forever
+	if limit != sim.Forever {
+		plimit = start + limit - r.res.Time
+	}
+	open := func() bool { e := p.Elapsed(); return e < plimit || inclusive && e == plimit }
 	for units > 0 && r.phase != phaseDone {
 		switch r.phase {
 		case phaseStart:
 			if r.e.Checkpoint && !r.checkpointed {
+				if !open() {
+					return false, nil
+				}
 				units--
 				p.Charge(p.Cost.ReplayRecord)
 				p.RedoCheckpoint()
@@ -68,6 +90,9 @@ func (r *replay) step(p *sim.Pool, units int) (bool, error) {
 				r.finish()
 				continue
 			}
+			if !open() {
+				return false, nil
+			}
 			units--
 			if r.e.Op == OpVacuum {
 				r.phase, r.blk = phasePages, 0
@@ -75,6 +100,9 @@ func (r *replay) step(p *sim.Pool, units int) (bool, error) {
 			}
 			r.startCommit(p)
 		case phasePages:
+			if !open() {
+				return false, nil
+			}
 			units--
 			rel := r.rels[r.ri]
 			if r.blk < rel.NBlocks[sim.MainForkNum] {
@@ -88,16 +116,19 @@ func (r *replay) step(p *sim.Pool, units int) (bool, error) {
 		case phaseDrop:
 			before := r.op.Result().DescriptorsChecked + r.op.Result().Lookups
 			t0 := p.Elapsed()
-			advanced := p.AdvanceDrop(r.op, units)
+			advanced := p.AdvanceDropUntil(r.op, units, plimit, inclusive)
 			// The checks and lookups made before a pinned buffer stopped the drop are units
 			// done, as they are when each is a step of its own.
 			r.res.DropTime += p.Elapsed() - t0
-			units -= int(r.op.Result().DescriptorsChecked + r.op.Result().Lookups - before)
+			ran := int(r.op.Result().DescriptorsChecked + r.op.Result().Lookups - before)
+			units -= ran
 			if !advanced {
 				return false, sim.ErrBufferPinned{Buffer: r.op.Waiting()}
 			}
 			if r.op.Done(p) {
 				r.endDrop(p)
+			} else if ran == 0 {
+				return false, nil // the limit came before the next descriptor or block
 			}
 		}
 	}
@@ -228,20 +259,34 @@ func (r *replay) endDrop(p *sim.Pool) {
 
 func (r *replay) finish() {
 	r.phase = phaseDone
-	switch {
-	case r.paths[sim.PathScan] && r.paths[sim.PathLookup]:
-		r.res.Path = "mixed"
-	case r.paths[sim.PathLookup]:
-		r.res.Path = sim.PathLookup.String()
-	default:
-		r.res.Path = sim.PathScan.String()
+	r.res.Path = pathsWord(r.paths)
+	if r.res.Path == sim.PathNone.String() {
+		r.res.Path = sim.PathScan.String() // nothing dropped: as bufferscope drop has always said
 	}
+}
+
+// pathsWord names the paths taken: "mixed" for both, "scan", "lookup", or "none".
+func pathsWord(paths [sim.PathLookup + 1]bool) string {
+	switch {
+	case paths[sim.PathScan] && paths[sim.PathLookup]:
+		return "mixed"
+	case paths[sim.PathLookup]:
+		return sim.PathLookup.String()
+	case paths[sim.PathScan]:
+		return sim.PathScan.String()
+	}
+	return sim.PathNone.String()
 }
 
 // Step performs up to n units of the replay: it is the drop lab's sim.Scenario.
 func (r *replay) Step(s *sim.Sim, n int) (int, error) {
 	before := r.units
-	_, err := r.step(s.Pool, n)
+	var err error
+	if r.bounded {
+		_, err = r.stepUntil(s.Pool, n, r.until, r.inclusive)
+	} else {
+		_, err = r.step(s.Pool, n)
+	}
 	return int(r.units - before), err
 }
 
@@ -267,28 +312,49 @@ type Progress struct {
 	// being committed, among the experiment's relations.
 	Relation int
 	Path     sim.DropPath // path of the drop under way, PathNone between drops
+	// SoFar is the paths the drops have taken so far, the one under way included: "scan",
+	// "lookup", "mixed" for both, or "none" before the first drop begins. Unlike Path it
+	// does not go back to none between drops.
+	SoFar string
 	// Cursor is the next descriptor a full scan will check, or -1.
 	Cursor int
+	// Units counts the units of this replay performed so far: in a race, its own side's.
+	Units uint64
 	// Result holds the totals so far.
 	Result Result
 }
 
-// ProgressOf reports the progress of the drop replay s steps; the zero value for a
-// simulation that is not one.
+// ProgressOf reports the progress of the drop replay s steps (of its own replay when s
+// races); the zero value for a simulation that is not one.
 func ProgressOf(s *sim.Sim) Progress {
-	r, ok := s.Scenario().(*replay)
-	if !ok {
+	var r *replay
+	switch sc := s.Scenario().(type) {
+	case *replay:
+		r = sc
+	case *race:
+		r = sc.own
+	default:
 		return Progress{}
 	}
-	d := Progress{Done: r.phase == phaseDone, Relation: r.ri, Cursor: -1, Result: r.res}
+	return r.progress()
+}
+
+func (r *replay) progress() Progress {
+	d := Progress{Done: r.phase == phaseDone, Relation: r.ri, Cursor: -1, Units: r.units, Result: r.res}
+	paths := r.paths
 	if r.op != nil {
 		res := r.op.Result()
 		d.Path = res.Path
+		paths[res.Path] = true
 		d.Result.DescriptorsChecked += res.DescriptorsChecked
 		d.Result.Lookups += res.Lookups
 		d.Result.Invalidated += res.Invalidated
 		d.Result.LookupMisses += res.LookupMisses
 		d.Cursor = r.op.Cursor()
+	}
+	d.SoFar = pathsWord(paths)
+	if d.Done {
+		d.SoFar = r.res.Path
 	}
 	return d
 }

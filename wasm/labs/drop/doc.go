@@ -8,6 +8,10 @@
 // lookups found (Found). View turns them into an overlay of translucent fills (view.go) in
 // the colours of the lab's legend.
 //
+// When the lab races two policies (sim/labs/drop, race.go), the run has two panes: the view
+// keeps a watch and an overlay for each, plans chunks that suit both sides (a chunk's units
+// may fall to either), and hands each pane's events to the grid under the pane's index.
+//
 // The package knows nothing of Ebiten or the browser, so it runs and is tested natively.
 // The app (wasm/app) drives it once per frame through labview.View:
 //
@@ -15,8 +19,8 @@
 //	v.Attach(run, run.Legend(), shownRole)
 //	for each frame {
 //		v.Tick(ticks, wallSeconds)
-//		v.Step(run, due, deadlinePassed, noteEventsForTheGrid)
-//		v.Overlay(&overlay, &layout, theme, reduced)
+//		v.Step(run, due, deadlinePassed, noteEachPanesEventsForTheGrid)
+//		for each pane { v.Overlay(pane, &overlay[pane], &layout, theme, reduced) }
 //	}
 //
 // Same parameters and the same number of units give the same state as stepping the

@@ -28,9 +28,18 @@ import (
 //
 // Under reduced motion nothing fades or pulses: the trail and the flashes are left out, and
 // the lookups' tints show at full strength while they last.
+//
+// When the lab races (simdrop.Racing), the run has two panes, its own replay and the
+// rival's, stepped together by the race; each pane has its own watch and overlay, and
+// inspection says which pane's buffer it describes.
 type View struct {
+	panes []side
+	nrel  int // relations the experiment drops
+}
+
+// side is one pane: its simulation, what it animates and what its overlay last drew.
+type side struct {
 	s       *sim.Sim
-	nrel    int // relations the experiment drops
 	watch   *Watch
 	drawn   uint64 // Sum of the overlay the screen shows
 	lookups []Lookup
@@ -51,37 +60,92 @@ func (v *View) Options() labview.Options {
 	return labview.Options{Below: grid.LaneHeight, HideHand: true, Runs: true, Speeds: playback.LabRange}
 }
 
-// Attach follows a freshly built replay.
-func (v *View) Attach(run lab.Run, _ lab.Legend, shown func(id int32) int) {
-	v.s = run.Sim()
-	v.watch = NewWatch(v.s, v.s.Pool.NBuffers)
-	v.nrel = v.watch.Relations()
-	v.watch.RelOf = func(id int32) int {
-		if r := shown(id); r >= 0 {
-			return r
+// Attach follows a freshly built replay, or race.
+func (v *View) Attach(run lab.Run, _ lab.Legend, shown func(pane int, id int32) int) {
+	panes := lab.PanesOf(run)
+	v.panes = make([]side, len(panes))
+	for i, p := range panes {
+		s := p.Run.Sim()
+		w := NewWatch(s, s.Pool.NBuffers)
+		w.RelOf = func(id int32) int {
+			if r := shown(i, id); r >= 0 {
+				return r
+			}
+			return 1 // a dropped relation's first shade when the grid did not know
 		}
-		return 1 // a dropped relation's first shade when the grid did not know
+		v.panes[i] = side{s: s, watch: w}
 	}
-	v.drawn = 0
+	v.nrel = v.panes[0].watch.Relations()
 }
 
-// Step runs n units of the replay in the chunks Chunk plans; every chunk's invalidations
-// burn, so a scan's drops all show.
-func (v *View) Step(_ lab.Run, n int, stop func() bool, note func([]sim.Event, bool)) (int, error) {
+// Step runs n units of the replay, or of the race, in the chunks Chunk plans; every chunk's
+// invalidations burn, so a scan's drops all show.
+func (v *View) Step(_ lab.Run, n int, stop func() bool, note func(int, []sim.Event, bool)) (int, error) {
 	if stop == nil {
-		v.watch.RestartClock() // steps by hand: not playback's pace
+		v.panes[0].watch.RestartClock() // steps by hand: not playback's pace
 	}
-	return v.watch.Step(v.s, n, stop, func(events []sim.Event) {
-		if note != nil {
-			note(events, true)
-		}
-	})
+	if len(v.panes) == 1 {
+		return v.panes[0].watch.Step(v.panes[0].s, n, stop, func(events []sim.Event) {
+			if note != nil {
+				note(0, events, true)
+			}
+		})
+	}
+	return v.stepRace(n, stop, note)
 }
 
-// Tick ages the animations and measures the time scale.
+// stepRace runs up to n units of the race in chunks that Chunk allows for every pane still
+// running, since a chunk's units may fall to either: each pane's events are then all kept,
+// and a scan's chunk ends at its scan's end. After each chunk each pane's watch observes
+// its events, which go to note.
+func (v *View) stepRace(n int, stop func() bool, note func(int, []sim.Event, bool)) (int, error) {
+	own := v.panes[0].s
+	var before, after [2]simdrop.Progress
+	for i := range v.panes {
+		before[i] = simdrop.ProgressOf(v.panes[i].s)
+	}
+	done := 0
+	for done < n && !own.Done() {
+		c := n - done
+		for i := range v.panes {
+			if !before[i].Done {
+				c = Chunk(before[i], v.panes[i].s.Pool.NBuffers, c)
+			}
+		}
+		steps := own.Stats().Steps
+		err := own.Step(c)
+		done += int(own.Stats().Steps - steps)
+		for i := range v.panes {
+			events := own.Events()
+			if i > 0 {
+				events = simdrop.RivalEvents(own)
+			}
+			after[i] = simdrop.ProgressOf(v.panes[i].s)
+			v.panes[i].watch.observe(events, before[i], after[i])
+			if note != nil {
+				note(i, events, true)
+			}
+		}
+		if err != nil {
+			return done, err
+		}
+		before = after
+		if stop != nil && stop() {
+			break
+		}
+	}
+	return done, nil
+}
+
+// Tick ages the animations and measures the time scale, by the clock of the side furthest
+// on: in a race both sides share it until one is done.
 func (v *View) Tick(ticks int, wall float64) {
-	v.watch.Age(ticks)
-	v.watch.Clock(wall, simdrop.ProgressOf(v.s).Result.Time.Seconds())
+	var modelled float64
+	for i := range v.panes {
+		v.panes[i].watch.Age(ticks)
+		modelled = max(modelled, simdrop.ProgressOf(v.panes[i].s).Result.Time.Seconds())
+	}
+	v.panes[0].watch.Clock(wall, modelled)
 }
 
 // Flash burns the buffers InvalidateBuffer empties.
@@ -91,18 +155,22 @@ func (v *View) Flash(e *sim.Event) (grid.FlashKind, bool) {
 
 // Stats reports the time scale: modelled seconds per second of watching.
 func (v *View) Stats() map[string]any {
-	return map[string]any{"timeScale": v.watch.TimeScale()}
+	return map[string]any{"timeScale": v.panes[0].watch.TimeScale()}
 }
 
-// Inspect says whether buffer id holds a page of a relation the replay drops, and whether
-// the scan under way has already checked its descriptor.
-func (v *View) Inspect(id int) []labview.Detail {
-	if id < 0 || id >= v.s.Pool.NBuffers {
+// Inspect says whether buffer id of a pane holds a page of a relation the replay drops, and
+// whether the pane's scan under way has already checked its descriptor.
+func (v *View) Inspect(pane, id int) []labview.Detail {
+	if pane < 0 || pane >= len(v.panes) {
+		return nil
+	}
+	s := v.panes[pane].s
+	if id < 0 || id >= s.Pool.NBuffers {
 		return nil
 	}
 	var bv [1]sim.BufferView
-	v.s.Snapshot(bv[:], id)
-	p := simdrop.ProgressOf(v.s)
+	s.Snapshot(bv[:], id)
+	p := simdrop.ProgressOf(s)
 	target := "no"
 	if bv[0].State.Has(sim.BM_TAG_VALID) && bv[0].Rel >= 0 && int(bv[0].Rel) < v.nrel {
 		target = "yes: its relation is dropped"
@@ -118,12 +186,16 @@ func (v *View) Inspect(id int) []labview.Detail {
 	return out
 }
 
-// Overlay rebuilds the overlay for the replay's progress and reports whether it differs
+// Overlay rebuilds a pane's overlay for its replay's progress and reports whether it differs
 // from the one the screen shows.
-func (v *View) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool {
+func (v *View) Overlay(pane int, o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool {
 	o.Reset()
-	p := simdrop.ProgressOf(v.s)
-	w := v.watch
+	if pane < 0 || pane >= len(v.panes) {
+		return false
+	}
+	sd := &v.panes[pane]
+	p := simdrop.ProgressOf(sd.s)
+	w := sd.watch
 	probe, _ := t.Mark("checked")
 	now := w.Now()
 	scanning := p.Path == sim.PathScan && p.Cursor >= 0 && p.Cursor < l.N
@@ -131,11 +203,11 @@ func (v *View) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced b
 		o.Range(l, 0, p.Cursor, probe, grid.CheckedAlpha)
 	}
 	if !reduced {
-		v.shades = v.shades[:0]
+		sd.shades = sd.shades[:0]
 		for _, s := range w.Trail.Segments() {
-			v.shades = append(v.shades, grid.Shade{First: s.First, End: s.End, Alpha: grid.TrailAlpha * Fade(s.Born, now, TrailTicks)})
+			sd.shades = append(sd.shades, grid.Shade{First: s.First, End: s.End, Alpha: grid.TrailAlpha * Fade(s.Born, now, TrailTicks)})
 		}
-		o.Shades(l, v.shades, probe)
+		o.Shades(l, sd.shades, probe)
 	}
 	last := -1
 	w.Found.Each(now, func(id int, fade float64) {
@@ -156,20 +228,20 @@ func (v *View) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced b
 	if scanning {
 		lane.Scan = float64(p.Cursor) / float64(l.N)
 	}
-	v.lookups = w.Tape.Recent(v.lookups[:0], l.LaneCapacity())
-	v.pips = v.pips[:0]
-	for _, lk := range v.lookups {
+	sd.lookups = w.Tape.Recent(sd.lookups[:0], l.LaneCapacity())
+	sd.pips = sd.pips[:0]
+	for _, lk := range sd.lookups {
 		pip := grid.Pip{Miss: lk.Miss, Rel: lk.Rel}
 		if lk.Miss && !reduced {
 			pip.Pulse = Fade(lk.Born, now, missPulseTicks)
 		}
-		v.pips = append(v.pips, pip)
+		sd.pips = append(sd.pips, pip)
 	}
-	lane.Pips = v.pips
+	lane.Pips = sd.pips
 	o.AddLane(l, t, lane, probe)
 	sum := o.Sum()
-	changed := sum != v.drawn
-	v.drawn = sum
+	changed := sum != sd.drawn
+	sd.drawn = sum
 	return changed
 }
 

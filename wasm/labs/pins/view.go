@@ -61,7 +61,7 @@ func (v *View) Options() labview.Options {
 }
 
 // Attach finds the run's server.
-func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int32) int) {
+func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int, int32) int) {
 	v.srv, v.recent, v.now, v.stepWall = nil, map[int32]recent{}, 0, -1
 	if r, ok := run.(interface{ Server() *simpins.Server }); ok {
 		v.srv = r.Server()
@@ -76,7 +76,7 @@ const maxItemsShown = 24
 // hint a scan set or lost on it, and its first items as bt_page_items shows them, with the
 // state of each item's heap tuple. For a heap page: its tuples, the dead versions pruning
 // would free, and its visibility map bit.
-func (v *View) Inspect(id int) []labview.Detail {
+func (v *View) Inspect(_, id int) []labview.Detail {
 	if v.srv == nil || id < 0 || id >= v.srv.Pool.NBuffers {
 		return nil
 	}
@@ -262,8 +262,8 @@ func (v *View) leaf(id int, l *simpins.Leaf) Leaf {
 
 // Step runs the steps as the default view does and remembers the buffers whose hints were
 // set or lost.
-func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event, bool)) (int, error) {
-	return v.Default.Step(run, n, stop, func(events []sim.Event, flash bool) {
+func (v *View) Step(run lab.Run, n int, stop func() bool, note func(int, []sim.Event, bool)) (int, error) {
+	return v.Default.Step(run, n, stop, func(pane int, events []sim.Event, flash bool) {
 		if v.stepWall >= 0 {
 			v.now += min(max(v.wall-v.stepWall, 0), maxStepGap)
 		}
@@ -275,7 +275,7 @@ func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event,
 			}
 		}
 		if note != nil {
-			note(events, flash)
+			note(pane, events, flash)
 		}
 	})
 }
@@ -286,7 +286,7 @@ func (v *View) Tick(_ int, wallSeconds float64) { v.wall = wallSeconds }
 
 // Overlay marks the leaves with recent hints, a tick where they were set and a cross where
 // they were lost, and the one VACUUM waits for with an hourglass and ruler markers.
-func (v *View) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool {
+func (v *View) Overlay(_ int, o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool {
 	o.Reset()
 	v.reduced = reduced
 	set, _ := t.Mark("hintset")

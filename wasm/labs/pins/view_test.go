@@ -22,7 +22,7 @@ func steppedView(t *testing.T, steps int) (labview.View, lab.Run) {
 		t.Fatal(err)
 	}
 	v := NewView()
-	v.Attach(run, run.Legend(), func(int32) int { return -1 })
+	v.Attach(run, run.Legend(), func(int, int32) int { return -1 })
 	if _, err := v.Step(run, steps, nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestInspectLeaf(t *testing.T) {
 	s := run.Sim()
 	found := false
 	for id := range s.Pool.NBuffers {
-		info := v.Inspect(id)
+		info := v.Inspect(0, id)
 		d := s.Pool.Desc(id)
 		if !d.State.Has(sim.BM_TAG_VALID) {
 			if info != nil {
@@ -72,7 +72,7 @@ func TestStatsDescribeTheLeftmostLeaves(t *testing.T) {
 	}
 	last := -1
 	for _, lf := range leaves {
-		info := v.Inspect(lf.Buffer)
+		info := v.Inspect(0, lf.Buffer)
 		if page, _ := labview.Lookup(info, "Index page"); page != fmt.Sprintf("leaf, block %d", lf.Block) {
 			t.Fatalf("buffer %d: the inspector says %q, the leaves card leaf %d", lf.Buffer, page, lf.Block)
 		}
@@ -98,7 +98,7 @@ func TestInspectHeapPage(t *testing.T) {
 	v, run := steppedView(t, 20000)
 	s := run.Sim()
 	for id := range s.Pool.NBuffers {
-		info := v.Inspect(id)
+		info := v.Inspect(0, id)
 		page, ok := labview.Lookup(info, "Heap page")
 		if !ok {
 			continue
@@ -126,7 +126,7 @@ func TestMarksStayWhilePaused(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := NewView().(*View)
-	v.Attach(run, run.Legend(), func(int32) int { return -1 })
+	v.Attach(run, run.Legend(), func(int, int32) int { return -1 })
 	wall := 0.0
 	tick := func(step bool) {
 		wall += 1.0 / 60

@@ -78,7 +78,7 @@ func (v *View) Options() labview.Options {
 }
 
 // Attach follows a freshly built run.
-func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int32) int) {
+func (v *View) Attach(run lab.Run, _ lab.Legend, _ func(int, int32) int) {
 	v.s = run.Sim()
 	v.run, _ = run.(ringRun)
 	v.flushes = v.flushes[:0]
@@ -106,8 +106,8 @@ func (v *View) focus() int {
 }
 
 // Step runs n steps as the default view does, remembering every WAL flush.
-func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event, bool)) (int, error) {
-	return v.Default.Step(run, n, stop, func(events []sim.Event, flash bool) {
+func (v *View) Step(run lab.Run, n int, stop func() bool, note func(int, []sim.Event, bool)) (int, error) {
+	return v.Default.Step(run, n, stop, func(pane int, events []sim.Event, flash bool) {
 		for i := range events {
 			if e := &events[i]; e.Kind == sim.EvWALFlush {
 				if len(v.flushes) == maxFlushes {
@@ -117,7 +117,7 @@ func (v *View) Step(run lab.Run, n int, stop func() bool, note func([]sim.Event,
 			}
 		}
 		if note != nil {
-			note(events, flash)
+			note(pane, events, flash)
 		}
 	})
 }
@@ -146,7 +146,7 @@ func (v *View) stateOf(i, id, cur int, w simring.WALNow) slotState {
 
 // Inspect says whether buffer id is in VACUUM's ring, in which slot, what VACUUM does with it
 // and whether its page waits for a WAL flush before it can be written.
-func (v *View) Inspect(id int) []labview.Detail {
+func (v *View) Inspect(_, id int) []labview.Detail {
 	if v.s == nil || id < 0 || id >= v.s.Pool.NBuffers || v.run == nil {
 		return nil
 	}
@@ -184,7 +184,7 @@ func (v *View) Inspect(id int) []labview.Detail {
 
 // Overlay outlines the ring's buffers in the pool and rings VACUUM's slot, shows the ring in
 // the inset slot by slot with the marks of each, and draws the WAL bar.
-func (v *View) Overlay(o *grid.Overlay, l *grid.Layout, t *grid.Theme, _ bool) bool {
+func (v *View) Overlay(_ int, o *grid.Overlay, l *grid.Layout, t *grid.Theme, _ bool) bool {
 	o.Reset()
 	mark, _ := t.Mark("ring")
 	var w simring.WALNow

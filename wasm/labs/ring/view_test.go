@@ -26,7 +26,7 @@ func attached(t *testing.T, params map[string]string) (lab.Run, *View) {
 		t.Fatal(err)
 	}
 	v := NewView().(*View)
-	v.Attach(run, run.Legend(), func(int32) int { return -1 })
+	v.Attach(run, run.Legend(), func(int, int32) int { return -1 })
 	return run, v
 }
 
@@ -64,7 +64,7 @@ func TestViewOutlinesTheRing(t *testing.T) {
 	theme := grid.ThemeFor(&grid.Light, run.Legend())
 	layout := layoutFor(run, v, 600, 400)
 	var o grid.Overlay
-	if !v.Overlay(&o, &layout, theme, false) {
+	if !v.Overlay(0, &o, &layout, theme, false) {
 		t.Error("the first overlay reported no change")
 	}
 	mark, _ := theme.Mark("ring")
@@ -79,7 +79,7 @@ func TestViewOutlinesTheRing(t *testing.T) {
 		t.Errorf("%d fills in the ring colour for a ring of %d", outlined, ring.RingSize())
 	}
 	first := ring.Buffers(nil)[0]
-	if got, _ := labview.Lookup(v.Inspect(first), "VACUUM's ring"); got != fmt.Sprintf("slot 1 of %d", ring.RingSize()) {
+	if got, _ := labview.Lookup(v.Inspect(0, first), "VACUUM's ring"); got != fmt.Sprintf("slot 1 of %d", ring.RingSize()) {
 		t.Errorf("buffer %d's ring slot %q, want the first of %d", first, got, ring.RingSize())
 	}
 }
@@ -107,7 +107,7 @@ func TestViewMagnifiesTheRing(t *testing.T) {
 		t.Fatalf("inset %+v: the ring is not magnified", l.Inset)
 	}
 	var o grid.Overlay
-	v.Overlay(&o, &l, theme, false)
+	v.Overlay(0, &o, &l, theme, false)
 	slots := ring.Buffers(nil)
 	var want []int32
 	for _, id := range slots {
@@ -164,7 +164,7 @@ func TestViewMagnifiesTheRing(t *testing.T) {
 		}
 	}
 	// Inspect says what VACUUM does with its slots.
-	if got, _ := labview.Lookup(v.Inspect(slots[next]), "VACUUM"); got != "reuses this buffer for its next page" {
+	if got, _ := labview.Lookup(v.Inspect(0, slots[next]), "VACUUM"); got != "reuses this buffer for its next page" {
 		t.Errorf("the next slot's buffer: %q", got)
 	}
 }
@@ -189,7 +189,7 @@ func TestViewLabelsVacuumWaiting(t *testing.T) {
 	for _, size := range [][2]int{{880, 420}, {364, 270}} {
 		l := layoutFor(run, v, size[0], size[1])
 		var o grid.Overlay
-		v.Overlay(&o, &l, theme, false)
+		v.Overlay(0, &o, &l, theme, false)
 		got := labels(&o)
 		lane := l.Lane()
 		found := 0

@@ -10,17 +10,25 @@ import { tour, exercises } from './guide.js';
 
 // The static HTML of the lab's cards: no data is ever interpolated into it.
 const INTRO = `    <p>When a table is dropped, truncated or vacuumed down to nothing, each of its pages must leave shared buffers. PostgreSQL finds them in one of two ways: it checks <em>every</em> buffer descriptor in the pool (a full scan, whose cost grows with shared_buffers), or it looks each of the relation's blocks up in the buffer mapping table (whose cost grows with the relation).</p>
-    <p>Since PostgreSQL 14 a standby replaying the WAL looks blocks up when fewer than NBuffers/32 are dropped at once. Run the replay below and watch both paths; the chart shows where one overtakes the other.</p>
+    <p>Since PostgreSQL 14 a standby replaying the WAL looks blocks up when fewer than NBuffers/32 are dropped at once. Below, 14 races 13's full scan on two copies of the pool; the chart shows where one overtakes the other.</p>
 `;
 const PANEL = `    <section class="card replay" id="replay-card" aria-labelledby="replay-heading">
       <div class="card-head">
         <h2 id="replay-heading">Replay</h2>
-        <span id="d-path" class="path-badge" data-value="none">not started</span>
+        <div class="path-badges">
+          <span id="d-path" class="path-badge" data-value="none">not started</span>
+          <span id="d-path-1" class="path-badge" data-value="none" hidden>not started</span>
+        </div>
       </div>
       <div class="replay-progress">
         <progress id="d-progress-bar" max="1" value="0" aria-labelledby="d-progress"></progress>
         <p id="d-progress" class="small" data-value="0">Relation 0 of 0</p>
       </div>
+      <div class="replay-progress" id="d-rival" hidden>
+        <progress id="d-progress-bar-1" max="1" value="0" aria-labelledby="d-progress-1"></progress>
+        <p id="d-progress-1" class="small" data-value="0">Relation 0 of 0</p>
+      </div>
+      <p id="d-race" class="small" data-value="none"></p>
       <p id="d-threshold" class="small threshold-line"></p>
       <p id="d-scale" class="muted small" aria-live="off"></p>
     </section>
@@ -152,17 +160,25 @@ export default {
   // about one scan a second (the next speed of the slider's 1, 2, 5 ladder up from NBuffers);
   // one that looks its blocks up at about five relations a second, so that each lookup is
   // seen landing on its cell. Ten times slower for reduced motion.
+  // A race always has a side that scans, whose steps are most of the race's: it is paced, as
+  // a scan alone is, at about one scan a second, so that the cursor is seen to sweep.
   speed(stats, reduced, params) {
     const c = stats.counters || {};
     const blocks = c.largestDrop || 1;
     const threshold = c.thresholdBlocks || 0;
     const scans = params.policy === 'pg13' || params.mode === 'primary' || params.checkpoint === 'yes'
       || (params.policy !== 'lookup' && !(blocks < threshold));
-    const top = scans ? rungAbove(stats.nbuffers) : rungAbove(5 * (blocks + 1));
+    let top = scans ? rungAbove(stats.nbuffers) : rungAbove(5 * (blocks + 1));
+    if (stats.panes) top = rungAbove(stats.nbuffers);
     return reduced ? Math.max(1, top / 10) : top;
   },
 
-  ariaLabel: (s) => `Shared buffer pool of ${s.sharedBuffers} while a standby replays drops: ${s.nbuffers} buffers, drawn as a grid`,
+  ariaLabel: (s) => (s.panes
+    ? `Two shared buffer pools of ${s.sharedBuffers}, ${s.nbuffers} buffers each, side by side while a standby replays the same drops under ${s.panes.map((p) => p.label).join(' and ')}, drawn as grids`
+    : `Shared buffer pool of ${s.sharedBuffers} while a standby replays drops: ${s.nbuffers} buffers, drawn as a grid`),
+
+  // paneCaption writes, over each pool of the race, how far its replay has got.
+  paneCaption: (pane) => DropLab.caption(pane.counters),
 
   mount({ bs, panel, wide, pause }) {
     panel.innerHTML = PANEL;
