@@ -458,7 +458,7 @@ const ungroupedJS = `(() => {
 	return out;
 })()`
 
-// TestNumbersAreGrouped: after a few seconds of play at full speed, every lab writes its
+// TestNumbersAreGrouped: after a second or two of play at full speed, every lab writes its
 // numbers of five digits or more with digit groups, in its counters, notes, summaries and
 // legends alike (format.js), not "16384" beside "16,384".
 func TestNumbersAreGrouped(t *testing.T) {
@@ -479,7 +479,7 @@ func TestNumbersAreGrouped(t *testing.T) {
 		p.load("/?play=0&shared_buffers=128MB&lab=" + lab)
 		eval[any](p, `bufferscope.setSpeed("max")`)
 		p.click("#play")
-		time.Sleep(3 * time.Second)
+		time.Sleep(1500 * time.Millisecond)
 		p.click("#play")
 		p.waitFrames(3, 200*time.Millisecond)
 		if bad := eval[[]string](p, ungroupedJS); len(bad) > 0 {

@@ -146,6 +146,7 @@ func TestAxe(t *testing.T) {
 			p := openPage(t, "/?lab="+name)
 			p.waitFrames(10, 500*time.Millisecond)
 			p.axeCheck(name + " after load")
+			eval[any](p, `bufferscope.pause()`) // the pages opened next load without it playing beside them
 			tour := openPage(t, "/?play=0&tour=1&lab="+name)
 			waitJS[bool](tour, waitTimeout, "the tour", `document.getElementById("guide") !== null`)
 			tour.axeCheck(name + "'s tour, first step")

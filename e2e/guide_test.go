@@ -125,7 +125,7 @@ func TestExercisesAnsweredRightAndWrong(t *testing.T) {
 	for _, l := range labs.All {
 		name := l.Info().Name
 		t.Run(name, func(t *testing.T) {
-			p := openPage(t, "/?lab="+name)
+			p := openPage(t, "/?play=0&lab="+name)
 			ids := eval[[]string](p, `[...document.querySelectorAll('#guide [data-exercise]')].map(b => b.dataset.exercise)`)
 			if len(ids) == 0 {
 				t.Skipf("the %s lab has no exercise", name)
@@ -149,7 +149,9 @@ func TestExercisesAnsweredRightAndWrong(t *testing.T) {
 						t.Fatalf("%s: a wrong answer's judgement %q names none of the choices", id, first.Status)
 					}
 				}
-				// The same address asks the same question: answer it the other way.
+				// The same address asks the same question: answer it the other way, in a tab of
+				// its own while this one stands still.
+				eval[any](p, `bufferscope.pause()`)
 				p2 := openPage(t, addr)
 				waitJS[bool](p2, waitTimeout, "the exercise", `document.querySelector('#guide [data-answer]') !== null`)
 				other := right
