@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bufferscope/bufferscope/internal/benchdata"
 )
 
 func runBenchReport(args []string) error {
@@ -23,6 +25,8 @@ func runBenchReport(args []string) error {
 	nativeFile := flags.String("native", "", "output of go test -bench run natively (required)")
 	wasmFile := flags.String("wasm", "", "output of the same run as GOOS=js GOARCH=wasm under Node (required)")
 	out := flags.String("out", "docs/benchmarks.md", "Markdown file to write")
+	browserFile := flags.String("browser", "", "output of the browser benchmark (e2e TestBrowserBench), optional")
+	reproduceFile := flags.String("reproduce", "", "output of build bench-reproduce, optional")
 	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
@@ -44,8 +48,24 @@ func runBenchReport(args []string) error {
 			return fmt.Errorf("%s has no benchmark results; did go test -bench fail?", name)
 		}
 	}
+	var br *benchdata.Browser
+	if *browserFile != "" {
+		var err error
+		if br, err = benchdata.Read(*browserFile); err != nil {
+			return err
+		}
+	}
+	var rep *reproduceRuns
+	if *reproduceFile != "" {
+		var err error
+		if rep, err = readReproduce(*reproduceFile); err != nil {
+			return err
+		}
+	}
 	var b bytes.Buffer
-	writeBenchReport(&b, runs[0], runs[1], time.Now().UTC().Format(time.DateOnly), runtime.Version())
+	writeBenchReport(&b, runs[0], runs[1], time.Now().UTC().Format(time.DateOnly), runtime.Version(), func(w io.Writer) {
+		writeTargets(w, runs[0], runs[1], br, rep)
+	})
 	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 		return err
 	}
@@ -164,7 +184,9 @@ func parseBench(r io.Reader) (*benchRun, error) {
 // writeBenchReport writes the Markdown report: for every benchmark, ns/op and
 // its custom metrics (B/op and allocs/op are left out) natively and in wasm,
 // side by side.
-func writeBenchReport(w io.Writer, native, wasm *benchRun, date, goVersion string) {
+//
+// targets, when not nil, writes the targets section after the machine table.
+func writeBenchReport(w io.Writer, native, wasm *benchRun, date, goVersion string, targets func(io.Writer)) {
 	fmt.Fprintf(w, "# Benchmarks\n\n")
 	fmt.Fprintf(w, "Written by `make bench` on %s with %s: the same `go test -bench` run natively and as\n", date, goVersion)
 	fmt.Fprintf(w, "WebAssembly under Node, on one machine. Lower is better for ns/op, higher for rates such as\n")
@@ -179,6 +201,9 @@ func writeBenchReport(w io.Writer, native, wasm *benchRun, date, goVersion strin
 			cpu = "(not reported)"
 		}
 		fmt.Fprintf(w, "| %s | %s/%s | %s |\n", r.name, r.run.goos, r.run.goarch, cell(cpu))
+	}
+	if targets != nil {
+		targets(w)
 	}
 	type key struct{ pkg, name string }
 	var pkgs []string

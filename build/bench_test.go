@@ -75,7 +75,7 @@ func TestWriteBenchReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	writeBenchReport(&b, native, wasm, "2026-12-02", "go1.26.8")
+	writeBenchReport(&b, native, wasm, "2026-12-02", "go1.26.8", nil)
 	want := "# Benchmarks\n\n" +
 		"Written by `make bench` on 2026-12-02 with go1.26.8: the same `go test -bench` run natively and as\n" +
 		"WebAssembly under Node, on one machine. Lower is better for ns/op, higher for rates such as\n" +

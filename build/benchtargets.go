@@ -1,0 +1,343 @@
+//go:build !js
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bufferscope/bufferscope/internal/benchdata"
+)
+
+// reproduceRuns is what build bench-reproduce writes: each lab's --reproduce run natively,
+// its wall time and peak resident memory.
+type reproduceRuns struct {
+	Date    string `json:"date"`
+	Machine string `json:"machine"`
+	Runs    []struct {
+		Lab       string  `json:"lab"`
+		Seconds   float64 `json:"seconds"`
+		PeakBytes float64 `json:"peakBytes"`
+		OK        bool    `json:"ok"`
+	} `json:"runs"`
+}
+
+func readReproduce(name string) (*reproduceRuns, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var r reproduceRuns
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return &r, nil
+}
+
+// target is one line of the report's targets table: what issue #16 asks, the figure this
+// run measured, the baseline measured beside it, their ratio and whether the target is met.
+type target struct {
+	n                           int
+	what, figure, baseline, cmp string
+	met                         verdict
+}
+
+// verdict is a target's state in one run.
+type verdict int
+
+const (
+	notMeasured verdict = iota // the run lacks the figures (a part of make bench was skipped)
+	met
+	missed
+)
+
+func (v verdict) String() string {
+	return [...]string{"not measured", "met", "**missed**"}[v]
+}
+
+func check(ok bool) verdict {
+	if ok {
+		return met
+	}
+	return missed
+}
+
+// median returns the median of xs, NaN for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func mb(b float64) string { return fmt.Sprintf("%.2f MB", b/1e6) }
+
+// metric finds a benchmark result of a run by the end of its name (without the package),
+// and returns its value in unit.
+func metric(run *benchRun, name, unit string) (float64, bool) {
+	if run == nil {
+		return 0, false
+	}
+	for _, r := range run.results {
+		if r.name == name {
+			return r.value(unit)
+		}
+	}
+	return 0, false
+}
+
+// writeTargets writes the targets of issue #16 from whatever the run measured: the Go
+// benchmarks natively and in wasm, the browser benchmark, and the reproductions.
+func writeTargets(w io.Writer, native, wasm *benchRun, br *benchdata.Browser, rep *reproduceRuns) {
+	var ts []target
+	add := func(t target) { ts = append(ts, t) }
+
+	// 1. First view.
+	if br != nil {
+		var page, bare *benchdata.Load
+		for i := range br.FirstView {
+			switch br.FirstView[i].Name {
+			case "page":
+				page = &br.FirstView[i]
+			case "bare":
+				bare = &br.FirstView[i]
+			}
+		}
+		if page != nil {
+			pb, pt := median(page.Bytes), median(page.MS)
+			add(target{n: 1, what: "main page's bytes before its first frame ≤ 2.1 MB", figure: mb(pb), met: check(pb <= 2.1e6)})
+			if bare != nil {
+				bb, bt := median(bare.Bytes), median(bare.MS)
+				add(target{n: 1, what: "… ≤ 1.2× a bare Ebiten app's", figure: mb(pb), baseline: mb(bb), cmp: ratio(pb, bb), met: check(pb <= 1.2*bb)})
+				add(target{n: 1, what: "time to first frame ≤ 1.25× the bare app's", figure: ms(pt), baseline: ms(bt), cmp: ratio(pt, bt), met: check(pt <= 1.25*bt)})
+			} else {
+				add(target{n: 1, what: "… ≤ 1.2× a bare Ebiten app's; time to first frame ≤ 1.25×", figure: mb(pb) + ", " + ms(pt), baseline: "(no bare app in this run)"})
+			}
+		}
+		// 2. Embeds.
+		for _, e := range br.Embeds {
+			limit := 200e3
+			what := "an embed before interaction ≤ 200 kB"
+			if strings.Contains(e.Name, "host") {
+				limit, what = 1e6, "a host page with its embeds before interaction ≤ 1 MB ("+e.Path+")"
+			}
+			b := median(e.Bytes)
+			add(target{n: 2, what: what, figure: mb(b), baseline: fmt.Sprintf("of which wasm %s", mb(median(e.WASM))), met: check(b <= limit)})
+		}
+		// 3. Long tasks.
+		if len(br.LongTasks) > 0 {
+			worst, where := 0.0, ""
+			for _, l := range br.LongTasks {
+				for _, d := range l.MS {
+					if d > worst {
+						worst, where = d, l.Lab+": "+l.State
+					}
+				}
+			}
+			fig := "none"
+			if worst > 0 {
+				fig = fmt.Sprintf("%s (%s)", ms(worst), where)
+			}
+			add(target{n: 3, what: "no main-thread task > 100 ms in any state visited", figure: fig, met: check(worst <= 100)})
+		}
+		// 4. Memory.
+		for _, m := range br.Memory {
+			fresh, back := m.Fresh.WASM+m.Fresh.JS, m.Back.WASM+m.Back.JS
+			add(target{n: 4, what: m.Lab + ": tab memory after " + benchBigLabel(m) + " and back ≤ 1.5× a fresh tab's", figure: mb(back),
+				baseline: mb(fresh), cmp: ratio(back, fresh), met: check(back <= 1.5*fresh)})
+		}
+		// 5. Endurance.
+		for _, e := range br.Endurance {
+			if len(e.Samples) < 2 {
+				continue
+			}
+			first, last := e.Samples[0], e.Samples[len(e.Samples)-1]
+			flat := true
+			var after []benchdata.Sample
+			for _, s := range e.Samples {
+				if s.T >= 60 {
+					after = append(after, s)
+				}
+			}
+			if len(after) >= 2 {
+				flat = after[len(after)-1].WASM <= after[0].WASM
+			}
+			add(target{n: 5, what: fmt.Sprintf("%s: %.0f s at full speed: speed at the end ≥ 95%% of the start, wasm memory flat after 1 min", e.Lab, last.T),
+				figure: fmt.Sprintf("%s steps/s, wasm %s", formatValue(last.StepsSec), mb(last.WASM)), baseline: fmt.Sprintf("%s steps/s, wasm %s", formatValue(first.StepsSec), mb(first.WASM)),
+				cmp: ratio(last.StepsSec, first.StepsSec), met: endurance(last.StepsSec >= 0.95*first.StepsSec && flat, last.T)})
+		}
+		// 6. Experiments in the browser.
+		for _, x := range br.Experiments {
+			add(target{n: 6, what: fmt.Sprintf("%s's %s chart in the worker ≤ 4× native", x.Lab, x.Job), figure: fmt.Sprintf("%.2f s", x.BrowserS),
+				baseline: fmt.Sprintf("%.2f s", x.NativeS), cmp: ratio(x.BrowserS, x.NativeS), met: check(x.BrowserS <= 4*x.NativeS && x.Progress)})
+		}
+		// 7. Frame time.
+		for _, f := range br.Frames {
+			m := median(f.MS)
+			add(target{n: 7, what: fmt.Sprintf("%s: Go time per frame at %s cells ≤ 4 ms (median)", f.Lab, formatValue(float64(f.Cells))), figure: ms(m), met: check(m <= 4)})
+		}
+	}
+	if rep != nil {
+		limits := map[string]float64{"drop": 60, "ring": 30, "pins": 60}
+		for _, r := range rep.Runs {
+			lim := limits[r.Lab]
+			ok := r.OK && r.Seconds <= lim
+			what := fmt.Sprintf("bufferscope %s --reproduce natively ≤ %.0f s", r.Lab, lim)
+			if r.Lab == "drop" {
+				what += " and ≤ 4 GB peak"
+				ok = ok && r.PeakBytes <= 4<<30
+			}
+			add(target{n: 6, what: what, figure: fmt.Sprintf("%.1f s, peak %s", r.Seconds, mb(r.PeakBytes)), met: check(ok)})
+		}
+	}
+	// 7. Close to the limit, from the Go benchmarks.
+	for _, run := range []struct {
+		name string
+		run  *benchRun
+	}{{"native", native}, {"wasm", wasm}} {
+		if s, ok1 := metric(run.run, "BenchmarkFullScan/model", "GB/s"); ok1 {
+			if m, ok2 := metric(run.run, "BenchmarkFullScan/memread", "GB/s"); ok2 {
+				add(target{n: 7, what: "drop lab's full scan ≥ 50% of a plain memory read (" + run.name + ")", figure: fmt.Sprintf("%.2f GB/s", s),
+					baseline: fmt.Sprintf("%.2f GB/s", m), cmp: ratio(s, m), met: check(s >= 0.5*m)})
+			}
+		}
+		if l, ok1 := metric(run.run, "BenchmarkLookup/mapping", "ns/op"); ok1 {
+			if g, ok2 := metric(run.run, "BenchmarkLookup/gomap", "ns/op"); ok2 {
+				add(target{n: 7, what: "mapping-table lookup ≥ 2× a Go map's (" + run.name + ")", figure: fmt.Sprintf("%.1f ns", l),
+					baseline: fmt.Sprintf("%.1f ns", g), cmp: ratio(g, l) + " faster", met: check(g >= 2*l)})
+			}
+		}
+	}
+	if a, ok := metric(native, "BenchmarkAccess/nbuffers=16384/zipfian", "accesses/s"); ok {
+		add(target{n: 7, what: "free play ≥ 30 M accesses/s natively at 16K buffers (zipfian)", figure: formatValue(a), met: check(a >= 30e6)})
+	}
+	growth(native, func(t target) { add(t) })
+
+	fmt.Fprintf(w, "\n## Targets (issue #16)\n\n")
+	fmt.Fprintf(w, "Each figure beside the baseline measured in the same run; \"not measured\" means that part of\n`make bench` did not run.\n\n")
+	fmt.Fprintf(w, "| # | target | figure | baseline | ratio | state |\n|--:|---|--:|--:|--:|---|\n")
+	for _, t := range ts {
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s |\n", t.n, cell(t.what), cell(t.figure), cell(orDash(t.baseline)), cell(orDash(t.cmp)), t.met)
+	}
+	if br != nil {
+		writeBrowserDetail(w, br)
+	}
+}
+
+// growthName is a growth benchmark: BenchmarkGrowthBuffers/LAB/nbuffers=N or
+// BenchmarkGrowthDuration/LAB/seconds=S.
+var growthName = regexp.MustCompile(`^BenchmarkGrowth(Buffers|Duration)/([a-z]+)/(nbuffers|seconds)=(\d+)$`)
+
+// growth adds target 8 for each lab and axis: the cost per unit (per buffer, per simulated
+// second) at the largest size is at most twice the cost at the smallest. Twice, not equal:
+// memory latency grows with the table, which no algorithm removes.
+func growth(run *benchRun, add func(target)) {
+	if run == nil {
+		return
+	}
+	type point struct{ x, ns, bytes float64 }
+	series := map[[2]string][]point{}
+	var order [][2]string
+	for _, r := range run.results {
+		m := growthName.FindStringSubmatch(r.name)
+		if m == nil {
+			continue
+		}
+		k := [2]string{m[2], m[1]}
+		x, _ := strconv.ParseFloat(m[4], 64)
+		ns, _ := r.value("ns/op")
+		b, _ := r.value("B/op")
+		if _, seen := series[k]; !seen {
+			order = append(order, k)
+		}
+		series[k] = append(series[k], point{x, ns, b})
+	}
+	for _, k := range order {
+		ps := series[k]
+		slices.SortFunc(ps, func(a, b point) int { return int(a.x - b.x) })
+		lo, hi := ps[0], ps[len(ps)-1]
+		if hi.x == lo.x {
+			continue
+		}
+		unit := "buffer"
+		if k[1] == "Duration" {
+			unit = "simulated second"
+		}
+		var fig []string
+		for _, p := range ps {
+			fig = append(fig, fmt.Sprintf("%s: %s, %s", formatValue(p.x), ms(p.ns/1e6), mb(p.bytes)))
+		}
+		perLo, perHi := lo.ns/lo.x, hi.ns/hi.x
+		add(target{n: 8, what: fmt.Sprintf("%s: time and memory against %s, no worse than linear", k[0], map[string]string{"Buffers": "NBuffers", "Duration": "simulated duration"}[k[1]]),
+			figure: strings.Join(fig, "; "), baseline: "per " + unit + " at the smallest", cmp: ratio(perHi, perLo) + " per " + unit,
+			met: check(perHi <= 2*perLo && hi.bytes/hi.x <= 2*math.Max(lo.bytes/lo.x, 1))})
+	}
+}
+
+// endurance is target 5's verdict: a series shorter than the 30 minutes the target names
+// cannot meet it, but a failure in a shorter one is already a miss.
+func endurance(ok bool, seconds float64) verdict {
+	if !ok {
+		return missed
+	}
+	if seconds < 30*60-1 {
+		return notMeasured
+	}
+	return met
+}
+
+func benchBigLabel(m benchdata.Memory) string {
+	if m.BigNB > 0 {
+		return fmt.Sprintf("%s buffers", formatValue(m.BigNB))
+	}
+	return "a big pool"
+}
+
+func ratio(a, b float64) string {
+	if b == 0 || math.IsNaN(a) || math.IsNaN(b) {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f×", a/b)
+}
+
+func ms(v float64) string { return fmt.Sprintf("%.1f ms", v) }
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// writeBrowserDetail writes the browser run's series: the long tasks of every state, the
+// memory of every lab and the endurance series.
+func writeBrowserDetail(w io.Writer, br *benchdata.Browser) {
+	fmt.Fprintf(w, "\n## In the browser\n\n%s on %s, %s. Endurance series ran %s per lab.\n", orDash(br.Browser), br.Machine, br.Date, br.Duration)
+	fmt.Fprintf(w, "Bytes are Resource Timing's transfer sizes (headers and compressed bodies) of a cold load;\nmemory is the page's live WebAssembly memories plus its JS heap in use after a forced\ncollection (the experiment worker's memory is its own and not counted).\n\n")
+	fmt.Fprintf(w, "| lab | state | long tasks | longest |\n|---|---|--:|--:|\n")
+	for _, l := range br.LongTasks {
+		fmt.Fprintf(w, "| %s | %s | %d | %s |\n", l.Lab, cell(l.State), len(l.MS), ms(slices.Max(append([]float64{0}, l.MS...))))
+	}
+	fmt.Fprintf(w, "\n| lab | fresh (wasm + JS) | after big pool | back |\n|---|--:|--:|--:|\n")
+	for _, m := range br.Memory {
+		fmt.Fprintf(w, "| %s | %s + %s | %s + %s | %s + %s |\n", m.Lab, mb(m.Fresh.WASM), mb(m.Fresh.JS), mb(m.Big.WASM), mb(m.Big.JS), mb(m.Back.WASM), mb(m.Back.JS))
+	}
+	for _, e := range br.Endurance {
+		fmt.Fprintf(w, "\n%s endurance:\n\n| t | steps/s | wasm | JS heap |\n|--:|--:|--:|--:|\n", e.Lab)
+		for _, s := range e.Samples {
+			fmt.Fprintf(w, "| %.0f s | %s | %s | %s |\n", s.T, formatValue(s.StepsSec), mb(s.WASM), mb(s.JS))
+		}
+	}
+}

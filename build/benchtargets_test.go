@@ -1,0 +1,55 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/bufferscope/bufferscope/internal/benchdata"
+)
+
+// TestTargetsJudgeTheFigures feeds the targets table figures on both sides of each limit and
+// checks the verdicts it writes.
+func TestTargetsJudgeTheFigures(t *testing.T) {
+	native, err := parseBench(strings.NewReader(`pkg: github.com/bufferscope/bufferscope/sim/labs/drop
+BenchmarkFullScan/model-2 10 100 ns/op 4.0 GB/s
+BenchmarkFullScan/memread-2 10 100 ns/op 10.0 GB/s
+BenchmarkLookup/mapping-2 10 20 ns/op
+BenchmarkLookup/gomap-2 10 50 ns/op
+BenchmarkGrowthBuffers/ring/nbuffers=16384-2 10 1000000 ns/op 1000 B/op
+BenchmarkGrowthBuffers/ring/nbuffers=163840-2 10 30000000 ns/op 10000 B/op
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := &benchdata.Browser{
+		FirstView: []benchdata.Load{{Name: "page", Bytes: []float64{2.0e6, 2.05e6, 3e6}, MS: []float64{900, 1000, 1100}},
+			{Name: "bare", Bytes: []float64{1.5e6}, MS: []float64{700}}},
+		Embeds:    []benchdata.Load{{Name: "embed", Bytes: []float64{150e3}}, {Name: "host page", Bytes: []float64{1.2e6}}},
+		LongTasks: []benchdata.LongTasks{{Lab: "free", State: "build 100GB", MS: []float64{60, 130}}},
+		Memory:    []benchdata.Memory{{Lab: "free", Fresh: benchdata.Sample{WASM: 100, JS: 10}, Back: benchdata.Sample{WASM: 150, JS: 10}}},
+	}
+	var b bytes.Buffer
+	writeTargets(&b, native, nil, br, nil)
+	out := b.String()
+	for _, want := range []string{
+		"| 1 | main page's bytes before its first frame ≤ 2.1 MB | 2.05 MB | — | — | met |",
+		"| 1 | … ≤ 1.2× a bare Ebiten app's | 2.05 MB | 1.50 MB | 1.37× | **missed** |",
+		"| 1 | time to first frame ≤ 1.25× the bare app's | 1000.0 ms | 700.0 ms | 1.43× | **missed** |",
+		"| 2 | an embed before interaction ≤ 200 kB | 0.15 MB |",
+		"| 3 | no main-thread task > 100 ms in any state visited | 130.0 ms (free: build 100GB) | — | — | **missed** |",
+		"| 4 | free: tab memory after a big pool and back ≤ 1.5× a fresh tab's | 0.00 MB | 0.00 MB | 1.45× | met |",
+		"| 7 | drop lab's full scan ≥ 50% of a plain memory read (native) | 4.00 GB/s | 10.00 GB/s | 0.40× | **missed** |",
+		"| 7 | mapping-table lookup ≥ 2× a Go map's (native) | 20.0 ns | 50.0 ns | 2.50× faster | met |",
+		"per buffer | **missed** |", // 30 ms for 10× the buffers is 3× the cost per buffer
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the targets table lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "host page with its embeds before interaction ≤ 1 MB") || !strings.Contains(out, "1.20 MB | of which wasm") {
+		t.Errorf("the host page's line is missing or wrong:\n%s", out)
+	}
+}

@@ -1,0 +1,378 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/bufferscope/bufferscope/internal/benchdata"
+	"github.com/bufferscope/bufferscope/sim/lab"
+	"github.com/bufferscope/bufferscope/sim/labs"
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/heapprofiler"
+	cdpnetwork "github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// The browser benchmark: make bench runs TestBrowserBench with BUFFERSCOPE_BENCH_OUT naming
+// the file it writes (internal/benchdata), which build bench-report turns into
+// docs/benchmarks.md. It measures; it asserts nothing about speed. Without the variable it
+// skips, so make test never pays for it.
+const (
+	benchOutVar      = "BUFFERSCOPE_BENCH_OUT"
+	benchDurationVar = "BUFFERSCOPE_BENCH_ENDURANCE" // each lab's endurance series, 30m for the issue's figure
+	benchRunsVar     = "BUFFERSCOPE_BENCH_RUNS"      // cold loads of each page
+)
+
+// benchScript runs in every page of a benchmark tab before the page's own scripts. It keeps
+// in window.__bench the Long Tasks API's entries, weak references to every WebAssembly
+// memory the page instantiates (so that a dropped instance can be collected and stops
+// counting), the moment of the first frame (the page's data-first-frame stamp, or its
+// data-ready), and the worker's jobs: when each was posted, whether progress came, when its
+// answer did.
+const benchScript = `(() => {
+  const b = window.__bench = { longTasks: [], mems: [], firstFrame: 0, jobs: [], workerReady: 0 };
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longTasks.push(e.duration); })
+      .observe({ type: 'longtask', buffered: true });
+  } catch (e) {}
+  const keep = (r) => {
+    const inst = r && (r.instance || r);
+    const m = inst && inst.exports && inst.exports.mem;
+    if (m instanceof WebAssembly.Memory) b.mems.push(new WeakRef(m));
+    return r;
+  };
+  for (const f of ['instantiate', 'instantiateStreaming']) {
+    const orig = WebAssembly[f];
+    if (orig) WebAssembly[f] = function (...a) { return orig.apply(this, a).then(keep); };
+  }
+  const look = () => {
+    const d = document.body && document.body.dataset;
+    if (d && (d.firstFrame || d.ready)) { b.firstFrame = Number(d.firstFrame) || performance.now(); return; }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+  const W = window.Worker;
+  if (typeof W === 'function') window.Worker = class extends W {
+    constructor(...a) {
+      super(...a);
+      this.addEventListener('message', (e) => {
+        const d = e.data || {};
+        if (d.type === 'ready') b.workerReady = performance.now();
+        const j = b.jobs.find((j) => j.id === d.id && !j.end);
+        if (!j) return;
+        if (d.type === 'progress') j.progress = true;
+        if (d.type === 'result' || d.type === 'error' || d.type === 'cancelled') { j.end = performance.now(); j.reply = d.type; }
+      });
+    }
+    postMessage(m, ...r) {
+      if (m && typeof m === 'object' && m.lab && m.id) b.jobs.push({ id: m.id, kind: m.type, args: JSON.parse(JSON.stringify(m)), start: performance.now() });
+      return super.postMessage(m, ...r);
+    }
+  };
+})();`
+
+// benchTab opens a tab for the benchmark: the page's HTTP cache off, so every load is a
+// first visit, and benchScript in every document.
+func benchTab(t *testing.T) *page {
+	t.Helper()
+	p := newTabWith(t, tabOptions{limit: 3 * time.Hour})
+	p.do(waitTimeout, "preparing the benchmark tab", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, cdpnetwork.SetCacheDisabled, cdpnetwork.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: benchScript})
+		return err
+	}))
+	return p
+}
+
+// transferred is what the page's document and resources came to over the wire: headers and
+// compressed bodies as Resource Timing counts them, and the part of it that was WebAssembly.
+const transferred = `(() => {
+  const all = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));
+  let bytes = 0, wasm = 0;
+  for (const e of all) { bytes += e.transferSize; if (/\.wasm(\?|$)/.test(e.name)) wasm += e.transferSize; }
+  return [bytes, wasm];
+})()`
+
+// memory forces a garbage collection and returns the page's live WebAssembly memories and
+// its JS heap in use, in bytes.
+func (p *page) memory() (wasm, js float64) {
+	p.t.Helper()
+	p.do(waitTimeout, "collecting garbage", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, heapprofiler.CollectGarbage, cdp.Empty{})
+		return err
+	}))
+	wasm = eval[float64](p, `window.__bench.mems.map((w) => w.deref()).filter(Boolean).reduce((s, m) => s + m.buffer.byteLength, 0)`)
+	var heap cdpruntime.GetHeapUsageResult
+	p.do(waitTimeout, "reading the heap", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		var err error
+		heap, err = cdp.Call(ctx, tg, cdpruntime.GetHeapUsage, cdp.Empty{})
+		return err
+	}))
+	return wasm, heap.UsedSize
+}
+
+// longTasks returns the long tasks seen since the last call.
+func (p *page) longTasks() []float64 {
+	return eval[[]float64](p, `window.__bench.longTasks.splice(0)`)
+}
+
+func benchDuration(t *testing.T) time.Duration {
+	d := 2 * time.Minute
+	if s := os.Getenv(benchDurationVar); s != "" {
+		var err error
+		if d, err = time.ParseDuration(s); err != nil || d < 10*time.Second {
+			t.Fatalf("%s=%q: want a duration of at least 10s, such as 30m", benchDurationVar, s)
+		}
+	}
+	return d
+}
+
+// TestBrowserBench measures the site in headless Chromium for make bench.
+func TestBrowserBench(t *testing.T) {
+	out := os.Getenv(benchOutVar)
+	if out == "" {
+		t.Skipf("the browser benchmark runs from make bench (%s names its output)", benchOutVar)
+	}
+	runs := 3
+	if s := os.Getenv(benchRunsVar); s != "" {
+		fmt.Sscan(s, &runs)
+		runs = max(runs, 1)
+	}
+	d := benchDuration(t)
+	r := &benchdata.Browser{
+		Date:     time.Now().UTC().Format(time.DateOnly),
+		Machine:  fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
+		Duration: d.String(),
+	}
+	if v, err := chromedp.CallBrowser(suite.browser, browser.GetVersion, cdp.Empty{}); err == nil {
+		r.Browser = v.Product
+	}
+	names := labs.Names()
+
+	pages := []struct{ name, path string }{{"page", "/"}}
+	if bare := os.Getenv("BUFFERSCOPE_BENCH_BARE"); bare != "" {
+		pages = append(pages, struct{ name, path string }{"bare", bare})
+	}
+	for _, pg := range pages {
+		r.FirstView = append(r.FirstView, benchdata.Load{Name: pg.name, Path: pg.path})
+	}
+	for range runs { // alternately, so that both see the machine alike
+		for i, pg := range pages {
+			t.Run("firstview-"+pg.name, func(t *testing.T) {
+				p := benchTab(t)
+				p.load(pg.path)
+				ms := waitJS[float64](p, loadTimeout, "the first frame", `window.__bench.firstFrame`)
+				bw := eval[[]float64](p, transferred)
+				l := &r.FirstView[i]
+				l.MS, l.Bytes, l.WASM = append(l.MS, ms), append(l.Bytes, bw[0]), append(l.WASM, bw[1])
+			})
+		}
+	}
+	for _, e := range []struct{ name, path string }{{"embed", "/embed.html"}, {"host page", "/embed-host.html"}} {
+		t.Run("embed-"+e.name, func(t *testing.T) {
+			l := benchdata.Load{Name: e.name, Path: e.path}
+			for range runs {
+				p := benchTab(t)
+				p.load(e.path)
+				p.waitFrames(30, 3*time.Second) // settled, with nothing clicked
+				bw := eval[[]float64](p, transferred)
+				l.Bytes, l.WASM = append(l.Bytes, bw[0]), append(l.WASM, bw[1])
+			}
+			r.Embeds = append(r.Embeds, l)
+		})
+	}
+	for _, name := range names {
+		t.Run("pool-"+name, func(t *testing.T) { benchPools(t, r, name) })
+		t.Run("frames-"+name, func(t *testing.T) { benchFrames(t, r, name) })
+		t.Run("experiments-"+name, func(t *testing.T) { benchExperiments(t, r, name) })
+	}
+	for _, name := range names {
+		t.Run("endurance-"+name, func(t *testing.T) { benchEndurance(t, r, name, d) })
+	}
+	if err := r.Write(out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Pool sizes of the long-task and memory series: the default, and the largest the page takes.
+const (
+	benchSmall = "128MB"
+	benchBig   = "100GB"
+)
+
+// benchPools opens a lab at 128MB, builds a 100GB pool, plays it and goes back, recording
+// the long tasks of each state and the tab's memory at 128MB, at 100GB and back.
+func benchPools(t *testing.T, r *benchdata.Browser, name string) {
+	p := benchTab(t)
+	p.load("/?lab=" + name + "&shared_buffers=" + benchSmall)
+	tasks := func(state string) {
+		p.waitFrames(10, time.Second)
+		r.LongTasks = append(r.LongTasks, benchdata.LongTasks{Lab: name, State: state, MS: p.longTasks()})
+	}
+	m := benchdata.Memory{Lab: name}
+	p.waitFrames(60, 3*time.Second)
+	tasks("open at " + benchSmall + " and play 3 s")
+	m.Fresh.WASM, m.Fresh.JS = p.memory()
+	size := func(to string) {
+		// From a timer, so that a load that holds the thread shows as a long task rather than as
+		// a call that outlasts the test's wait.
+		eval[any](p, fmt.Sprintf(`(setTimeout(() => bufferscope.load({...bufferscope.params().params, shared_buffers: %q})), 0)`, to))
+		waitJS[bool](p, 5*time.Minute, "the pool of "+to, fmt.Sprintf(
+			`bufferscope.stats().sharedBuffers === %q && document.querySelector("#progress").hidden || Boolean(document.querySelector("#pool-refused:not([hidden])"))`, to))
+	}
+	size(benchBig)
+	tasks("build " + benchBig)
+	m.BigNB = eval[float64](p, `bufferscope.stats().nbuffers`)
+	eval[any](p, `(bufferscope.play(), 0)`)
+	p.waitFrames(60, 3*time.Second)
+	tasks("play at " + benchBig + " for 3 s")
+	m.Big.WASM, m.Big.JS = p.memory()
+	size(benchSmall)
+	tasks("back to " + benchSmall)
+	p.waitFrames(30, 2*time.Second)
+	m.Back.WASM, m.Back.JS = p.memory()
+	r.Memory = append(r.Memory, m)
+}
+
+// benchFrameCells is the pool of the frame-time series: 1GB, 131,072 buffers, each a cell.
+const benchFrameCells = 131072
+
+// benchFrames plays a lab at 131,072 buffers for 10 s at its default speed and samples the
+// Go time of a frame, as the page averages it each second.
+func benchFrames(t *testing.T, r *benchdata.Browser, name string) {
+	p := benchTab(t)
+	p.load("/?lab=" + name + "&shared_buffers=1GB")
+	eval[any](p, `(bufferscope.play(), 0)`)
+	p.waitFrames(30, 2*time.Second)
+	f := benchdata.Frames{Lab: name, Cells: int(eval[float64](p, `bufferscope.stats().nbuffers`))}
+	for range 10 {
+		p.waitFrames(1, time.Second)
+		f.MS = append(f.MS, eval[float64](p, `(s => s.updateMs + s.paintMs)(bufferscope.stats())`))
+		eval[any](p, `(bufferscope.stats().playing || bufferscope.play(), 0)`)
+	}
+	r.Frames = append(r.Frames, f)
+}
+
+// benchEndurance plays a lab at full speed for d, sampling its speed and the tab's memory
+// every 30 s (or d/4 when d is shorter than 2 minutes). A run that ends is started again.
+func benchEndurance(t *testing.T, r *benchdata.Browser, name string, d time.Duration) {
+	p := newTabWith(t, tabOptions{limit: d + 10*time.Minute})
+	p.do(waitTimeout, "preparing the tab", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: benchScript})
+		return err
+	}))
+	p.load("/?lab=" + name)
+	eval[any](p, `(bufferscope.setSpeed("max"), bufferscope.play(), 0)`)
+	every := 30 * time.Second
+	if d < 2*time.Minute {
+		every = d / 4
+	}
+	e := benchdata.Endurance{Lab: name}
+	start := time.Now()
+	steps, last, lastAt := 0.0, eval[float64](p, `bufferscope.stats().step`), time.Now()
+	next := start.Add(every)
+	for time.Since(start) < d {
+		time.Sleep(time.Second)
+		// A run that has ended starts again from its start, as the reader's Reset and Play would.
+		st := eval[[]any](p, `(s => (s.done && (bufferscope.reset(), bufferscope.play()), [s.step, s.playing]))(bufferscope.stats())`)
+		step, _ := st[0].(float64)
+		if step >= last {
+			steps += step - last
+		} else {
+			steps += step // the run ended and started again
+		}
+		last = step
+		if playing, _ := st[1].(bool); !playing {
+			eval[any](p, `(bufferscope.play(), 0)`)
+		}
+		if time.Now().Before(next) {
+			continue
+		}
+		s := benchdata.Sample{T: time.Since(start).Seconds(), Step: step, StepsSec: steps / time.Since(lastAt).Seconds()}
+		s.WASM, s.JS = p.memory()
+		e.Samples = append(e.Samples, s)
+		steps, lastAt, next = 0, time.Now(), next.Add(every)
+	}
+	r.Endurance = append(r.Endurance, e)
+}
+
+// benchExperiments opens a lab and lets its headline chart be computed in the worker
+// (starting it when the lab waits to be asked), then runs every job the page asked for
+// natively, here, with the same arguments.
+func benchExperiments(t *testing.T, r *benchdata.Browser, name string) {
+	p := benchTab(t)
+	p.load("/?lab=" + name + "&play=0")
+	posted := `new Promise((ok) => setTimeout(() => ok(window.__bench.jobs.length > 0), 5000))`
+	if !eval[bool](p, posted) {
+		// The lab waits to be asked: press its charts' run buttons.
+		eval[float64](p, `(bs => (bs.forEach((b) => b.click()), bs.length))([...document.querySelectorAll(".job-start:not([hidden]) button, .chart-card button[id$='-run']:not([disabled])")])`)
+		if !eval[bool](p, posted) {
+			return // a lab without a chart of its own (free play)
+		}
+	}
+	type job struct {
+		Kind     string         `json:"kind"`
+		Args     map[string]any `json:"args"`
+		Start    float64        `json:"start"`
+		End      float64        `json:"end"`
+		Reply    string         `json:"reply"`
+		Progress bool           `json:"progress"`
+	}
+	waitJS[bool](p, 15*time.Minute, "the lab's jobs to end", `window.__bench.jobs.length > 0 && window.__bench.jobs.every((j) => j.end)`)
+	var jobs []job
+	raw := eval[string](p, `JSON.stringify(window.__bench.jobs)`)
+	if err := json.Unmarshal([]byte(raw), &jobs); err != nil {
+		t.Fatal(err)
+	}
+	ready := eval[float64](p, `window.__bench.workerReady`)
+	l, _ := labs.ByName(name)
+	jobber, ok := l.(lab.Jobber)
+	if !ok {
+		return
+	}
+	for _, j := range jobs {
+		if j.Reply != "result" {
+			continue
+		}
+		fn := jobber.Jobs()[j.Kind]
+		if fn == nil {
+			t.Errorf("the page asked lab %s for job %q, which it does not have", name, j.Kind)
+			continue
+		}
+		args := lab.Args{}
+		for k, v := range j.Args {
+			switch v := v.(type) {
+			case []any:
+				list := make([]float64, len(v))
+				for i, x := range v {
+					list[i], _ = x.(float64)
+				}
+				args[k] = list
+			default:
+				args[k] = v
+			}
+		}
+		t0 := time.Now()
+		clock := func() float64 { return time.Since(t0).Seconds() }
+		if _, err := fn(args, clock, func(int, int, string, bool) bool { return true }); err != nil {
+			t.Errorf("lab %s job %s natively: %v", name, j.Kind, err)
+			continue
+		}
+		native := time.Since(t0).Seconds()
+		delete(j.Args, "id")
+		r.Experiments = append(r.Experiments, benchdata.Experiment{Lab: name, Job: j.Kind, Args: j.Args,
+			BrowserS: (j.End - max(j.Start, ready)) / 1000, NativeS: native, Progress: j.Progress})
+	}
+}
