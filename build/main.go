@@ -46,6 +46,7 @@ var commands = []command{
 	{"dist", "build the site into dist/", runDist},
 	{"serve", "build the site and serve it on a loopback address", runServe},
 	{"bench-report", "write docs/benchmarks.md from go test -bench output", runBenchReport},
+	{"bench-reproduce", "time each lab's --reproduce natively into a JSON file", runBenchReproduce},
 	{"typings", "write site/js/bufferscope.d.ts from the labs' tables", runTypings},
 }
 
