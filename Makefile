@@ -127,10 +127,12 @@ bench: chromium axe
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	echo "native:"; $(BENCH) | tee "$$tmp/native.txt"; \
 	echo "wasm (node):"; $(WASM_ENV) $(BENCH) | tee "$$tmp/wasm.txt"; \
+	echo "reproductions (native):"; go run ./build bench-reproduce -out "$$tmp/reproduce.json"; \
 	echo "browser ($(BENCH_ENDURANCE) per lab at full speed):"; \
 	BUFFERSCOPE_BROWSER_TESTS=1 BUFFERSCOPE_BENCH_OUT="$$tmp/browser.json" BUFFERSCOPE_BENCH_ENDURANCE=$(BENCH_ENDURANCE) \
 		BUFFERSCOPE_BENCH_RUNS=$(BENCH_RUNS) go test -count=1 -timeout 6h -run '^TestBrowserBench$$' -v ./e2e/ | grep -v '^=== RUN'; \
-	go run ./build bench-report -native "$$tmp/native.txt" -wasm "$$tmp/wasm.txt" -browser "$$tmp/browser.json" -out docs/benchmarks.md
+	go run ./build bench-report -native "$$tmp/native.txt" -wasm "$$tmp/wasm.txt" -browser "$$tmp/browser.json" \
+		-reproduce "$$tmp/reproduce.json" -out docs/benchmarks.md
 
 # FIDELITY_CACHE holds the real PostgreSQL servers (npm packages) of the fidelity harness; not committed.
 FIDELITY_CACHE = .cache/postgres

@@ -14,11 +14,10 @@ import (
 	"strings"
 	"syscall"
 	"time"
-)
 
-// reproduceLabs are the labs whose published measurements bufferscope <lab> --reproduce
-// runs, in the order bench-reproduce runs them; issue #16 sets a time limit for each.
-var reproduceLabs = []string{"drop", "ring", "pins"}
+	"github.com/bufferscope/bufferscope/sim/lab"
+	"github.com/bufferscope/bufferscope/sim/labs"
+)
 
 // reproduceRun is one lab's line of bench-reproduce's output. The field names are those
 // readReproduce (benchtargets.go) reads.
@@ -28,6 +27,9 @@ type reproduceRun struct {
 	PeakBytes float64 `json:"peakBytes"` // peak resident set (getrusage's ru_maxrss)
 	OK        bool    `json:"ok"`        // exit status 0: every published target reproduced
 	ExitCode  int     `json:"exitCode"`  // the command's exit status, -1 if it did not exit
+	// The lab's budget (lab.Budgeted): seconds, and peak bytes (0 when none).
+	LimitSeconds float64 `json:"limitSeconds"`
+	LimitBytes   float64 `json:"limitBytes"`
 }
 
 // reproduceReport is the whole file bench-reproduce writes.
@@ -58,11 +60,19 @@ func runBenchReproduce(args []string) error {
 		return fmt.Errorf("go build ./cmd/bufferscope: %v", err)
 	}
 	rep := reproduceReport{Date: time.Now().UTC().Format(time.RFC3339), Machine: machineName()}
-	for _, l := range reproduceLabs {
+	for _, l := range labs.Names() { // every lab whose experiment reproduces published measurements
+		lb, _ := labs.ByName(l)
+		repro, ok := lb.Experiment().(lab.Reproducer)
+		if !ok {
+			continue
+		}
 		fmt.Fprintf(os.Stderr, "bench-reproduce: bufferscope %s --reproduce\n", l)
 		r, err := timeReproduce(bin, l, io.Discard, os.Stderr)
 		if err != nil {
 			return err
+		}
+		if b, ok := repro.(lab.Budgeted); ok {
+			r.LimitSeconds, r.LimitBytes = b.ReproduceBudget()
 		}
 		fmt.Fprintf(os.Stderr, "bench-reproduce: %s: %.1f s, peak %.0f MB, exit %d\n", l, r.Seconds, r.PeakBytes/1e6, r.ExitCode)
 		rep.Runs = append(rep.Runs, r)

@@ -93,6 +93,13 @@ type Reproducer interface {
 	Reproduce(w, progress io.Writer) (pass bool, err error)
 }
 
+// Budgeted is a Reproducer with a budget for its reproduction run natively: the wall time,
+// and the peak memory when it matters (0: none), that make bench holds the headless
+// command's --reproduce to (issue #16's targets; build bench-reproduce reads them).
+type Budgeted interface {
+	ReproduceBudget() (seconds, peakBytes float64)
+}
+
 // CostLister is an Experiment whose model is priced from named cost parts: it writes each
 // part with its value under v, its default, its unit and its source. The headless command
 // offers it as --costs.

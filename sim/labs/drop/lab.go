@@ -360,6 +360,9 @@ func samePool(a, b lab.Values) bool {
 	return true
 }
 
+// ReproduceBudget is what make bench allows the reproduction natively (issue #16).
+func (experiment) ReproduceBudget() (seconds, peakBytes float64) { return 60, 4 << 30 }
+
 // Reproduce prints the published drop tables beside the simulated ones.
 func (experiment) Reproduce(w, progress io.Writer) (bool, error) {
 	r, err := reproduce(sim.CostModel{}, func(s string) { fmt.Fprintf(progress, "reproducing: %s\n", s) })

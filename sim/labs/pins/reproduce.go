@@ -148,6 +148,9 @@ func (r *Reproduction) Markdown() string {
 	return b.String()
 }
 
+// ReproduceBudget is what make bench allows the reproduction natively (issue #16).
+func (experiment) ReproduceBudget() (seconds, peakBytes float64) { return 60, 0 }
+
 // Reproduce prints the published pins table beside the simulated one.
 func (experiment) Reproduce(w, progress io.Writer) (bool, error) {
 	r, err := Reproduce(progress)
