@@ -7,6 +7,7 @@
 //	go run ./build serve [-addr 127.0.0.1:8080] [-public] [dist flags]
 //	go run ./build bench-report -native FILE -wasm FILE [-out docs/benchmarks.md]
 //	go run ./build typings [-out site/js/bufferscope.d.ts]
+//	go run ./build wasm-size [-pkg ./wasm] [-json FILE]
 //
 // dist compiles ./wasm (the app) and ./wasm/worker (the experiment worker's
 // program), bundles every site/js/<name>.js that a page loads with
@@ -48,6 +49,7 @@ var commands = []command{
 	{"bench-report", "write docs/benchmarks.md from go test -bench output", runBenchReport},
 	{"bench-reproduce", "time each lab's --reproduce natively into a JSON file", runBenchReproduce},
 	{"typings", "write site/js/bufferscope.d.ts from the labs' tables", runTypings},
+	{"wasm-size", "print where the app's wasm bytes go, by Go package", runWasmSize},
 }
 
 // errUsage reports a command line that was wrong; the message is already printed.
