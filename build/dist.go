@@ -102,6 +102,12 @@ func dist(o distOptions, w io.Writer) (headerRules, error) {
 		return c
 	}
 	appc, workerc := compile(appPackage, "bufferscope.wasm"), compile(workerPackage, "worker.wasm")
+	barec := make(chan result, 1)
+	if o.testHooks {
+		barec = compile(barePackage, "bare.wasm")
+	} else {
+		barec <- result{}
+	}
 	s, err := loadSite(o.site)
 	if s != nil {
 		s.docs = o.docs
@@ -111,8 +117,8 @@ func dist(o distOptions, w io.Writer) (headerRules, error) {
 		execJS, err = wasmExecJS()
 	}
 	// Wait for both builds even after an error, so that go build is done with tmp.
-	app, worker := <-appc, <-workerc
-	for _, e := range []error{err, app.err, worker.err} {
+	app, worker, bare := <-appc, <-workerc, <-barec
+	for _, e := range []error{err, app.err, worker.err, bare.err} {
 		if e != nil {
 			return nil, e
 		}
@@ -127,6 +133,13 @@ func dist(o distOptions, w io.Writer) (headerRules, error) {
 	}
 	if err := rules.checkSite(paths); err != nil {
 		return nil, err
+	}
+	if bare.data != nil {
+		var extra []*asset
+		if extra, rules, err = bareApp(bare.data, assets, rules); err != nil {
+			return nil, err
+		}
+		assets = append(assets, extra...)
 	}
 	compressAll(assets, o.brotliQuality)
 	if err := writeOutput(o.out, assets); err != nil {

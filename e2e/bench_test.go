@@ -161,10 +161,9 @@ func TestBrowserBench(t *testing.T) {
 	}
 	names := labs.Names()
 
-	pages := []struct{ name, path string }{{"page", "/"}}
-	if bare := os.Getenv("BUFFERSCOPE_BENCH_BARE"); bare != "" {
-		pages = append(pages, struct{ name, path string }{"bare", bare})
-	}
+	// The bare Ebiten app is built with the app's flags and served beside it by
+	// build serve -test-hooks (build/bare.go).
+	pages := []struct{ name, path string }{{"page", "/"}, {"bare", "/bench/bare/"}}
 	for _, pg := range pages {
 		r.FirstView = append(r.FirstView, benchdata.Load{Name: pg.name, Path: pg.path})
 	}
@@ -172,7 +171,7 @@ func TestBrowserBench(t *testing.T) {
 		for i, pg := range pages {
 			t.Run("firstview-"+pg.name, func(t *testing.T) {
 				p := benchTab(t)
-				p.load(pg.path)
+				p.navigate(pg.path) // the bare app has no data-ready: wait for the first frame's stamp
 				ms := waitJS[float64](p, loadTimeout, "the first frame", `window.__bench.firstFrame`)
 				bw := eval[[]float64](p, transferred)
 				l := &r.FirstView[i]
