@@ -38,6 +38,7 @@ var allowedSinks = []struct{ file, line, why string }{
 	{"site/js/snippet.js", "$('embed-preview').href = src;", "new URL('embed.html', location.href): the site's own origin and path"},
 	{"site/js/embed-host.js", "frame.src = `embed.html${location.search}`;", "a relative path followed by the page's own query"},
 	{"site/js/download.js", "a.href = URL.createObjectURL(blob);", "a blob: address the page made from its own data"},
+	{"site/js/still.js", "img.src = s.src[theme.current()] || s.src.light;", "a still's path from __EMBED_STILLS__, which the build writes: a hashed file of the site"},
 	{"site/js/boot.js", "img.src = URL.createObjectURL(new Blob([png.data], { type: 'image/png' }));", "a blob: address of the PNG bytes bufferscope.gridPNG() drew: the grid's last frame"},
 }
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -136,7 +137,9 @@ type code struct {
 // against its own script, so the page passes it absolute ones. Every script,
 // the worker's too, gets __TEST_HOOKS__, the boolean c.testHooks: code under
 // if (__TEST_HOOKS__) is the scripts' side of the test hooks, and esbuild drops
-// it from a build without them.
+// it from a build without them. Page scripts also get __EMBED_STILLS__, each
+// lab's title and still (buildStills), which embed.html shows before it loads
+// the app.
 func (s *site) build(c code) ([]*asset, error) {
 	m := minify.New()
 	m.AddFunc("text/css", css.Minify)
@@ -159,7 +162,11 @@ func (s *site) build(c code) ([]*asset, error) {
 	if len(workers) == 2 {
 		urls["__WORKER_URL__"], urls["__WORKER_WASM_URL__"] = workers[0].path, workers[1].path
 	}
-	scripts, err := s.buildScripts(urls, c.testHooks, refs)
+	stills, raw, err := buildStills()
+	if err != nil {
+		return nil, err
+	}
+	scripts, err := s.buildScripts(urls, raw, c.testHooks, refs)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +186,7 @@ func (s *site) build(c code) ([]*asset, error) {
 		}
 		pages = append(pages, &asset{path: p.path, data: min})
 	}
-	out = slices.Concat(out, styles, workers, scripts, pages, s.static)
+	out = slices.Concat(out, styles, workers, stills, scripts, pages, s.static)
 	sw, err := s.buildServiceWorker(out)
 	if err != nil {
 		return nil, err
@@ -293,9 +300,10 @@ func hooksDefine(testHooks bool) map[string]string {
 }
 
 // buildScripts bundles every js/<name>.js that a page loads with a script tag,
-// with the constants of defines (identifier → string) and __TEST_HOOKS__, and
-// adds it to refs.
-func (s *site) buildScripts(defines map[string]string, testHooks bool, refs map[string]string) ([]*asset, error) {
+// with the constants of defines (identifier → string), of raw (identifier → a
+// JavaScript literal, such as a JSON object) and __TEST_HOOKS__, and adds it to
+// refs.
+func (s *site) buildScripts(defines, raw map[string]string, testHooks bool, refs map[string]string) ([]*asset, error) {
 	var entries, missing []string
 	for _, p := range s.pages {
 		for _, sm := range scriptEntry.FindAllSubmatch(p.data, -1) {
@@ -318,6 +326,7 @@ func (s *site) buildScripts(defines map[string]string, testHooks bool, refs map[
 		}
 		literals[k] = string(lit)
 	}
+	maps.Copy(literals, raw)
 	bundles, err := bundleScripts(s.dir, entries, literals)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bufferscope/bufferscope/sim/labs"
 )
 
 func TestHashedName(t *testing.T) {
@@ -156,11 +158,17 @@ func TestSiteBuild(t *testing.T) {
 	for p := range got {
 		names = append(names, hashed.ReplaceAllString(p, ".HASH."))
 	}
-	want := "assets/embed.HASH.js assets/main.HASH.js assets/style.HASH.css assets/vendor/lib/lib.HASH.css " +
-		"assets/wasm/bufferscope.HASH.wasm assets/wasm/worker.HASH.wasm assets/wasm_exec.HASH.js assets/worker/worker.HASH.js " +
-		"embed.html img/logo.svg index.html vendor/lib/LICENSE"
+	want := []string{"assets/embed.HASH.js", "assets/main.HASH.js", "assets/style.HASH.css", "assets/vendor/lib/lib.HASH.css",
+		"assets/wasm/bufferscope.HASH.wasm", "assets/wasm/worker.HASH.wasm", "assets/wasm_exec.HASH.js", "assets/worker/worker.HASH.js",
+		"embed.html", "img/logo.svg", "index.html", "vendor/lib/LICENSE"}
+	for _, l := range labs.Names() { // each lab's stills for the embed (stills.go)
+		for _, theme := range stillThemes {
+			want = append(want, "assets/stills/"+l+"-"+theme+".HASH.png")
+		}
+	}
+	slices.Sort(want)
 	slices.Sort(names)
-	if joined := strings.Join(names, " "); joined != want {
+	if joined, want := strings.Join(names, " "), strings.Join(want, " "); joined != want {
 		t.Fatalf("built files:\n got %s\nwant %s", joined, want)
 	}
 	find := func(prefix string) (string, string) {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,6 +107,69 @@ const transferred = `(() => {
   return [bytes, wasm];
 })()`
 
+// wire is what a tab has fetched since countBytes.
+type wire struct {
+	Bytes float64 // documents and resources, its frames' too: headers and compressed bodies
+	WASM  float64 // of which WebAssembly fetched (a HEAD request for its size is not)
+	// WASMGets counts the requests for WebAssembly, whether the network or a cache answered.
+	WASMGets int
+}
+
+// countBytes counts what the tab fetches from now on (Network.loadingFinished's encoded
+// lengths) and returns a function that reads the totals so far.
+func (p *page) countBytes() func() wire {
+	var mu sync.Mutex
+	urls := map[cdpnetwork.RequestID]string{}
+	sizes := map[cdpnetwork.RequestID]float64{}
+	sent := chromedp.Events(p.ctx, cdpnetwork.RequestWillBeSent)
+	done := chromedp.Events(p.ctx, cdpnetwork.LoadingFinished)
+	go func() {
+		for e, err := range sent {
+			if err != nil {
+				return
+			}
+			if e.Request != nil {
+				mu.Lock()
+				urls[e.RequestID] = e.Request.Method + " " + e.Request.URL
+				mu.Unlock()
+			}
+		}
+	}()
+	go func() {
+		for e, err := range done {
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			sizes[e.RequestID] += e.EncodedDataLength
+			mu.Unlock()
+		}
+	}()
+	isWASM := func(u string) bool { return strings.HasPrefix(u, "GET ") && strings.Contains(u, ".wasm") }
+	return func() (w wire) {
+		mu.Lock()
+		defer mu.Unlock()
+		for id, n := range sizes {
+			w.Bytes += n
+			if isWASM(urls[id]) {
+				w.WASM += n
+			}
+		}
+		for _, u := range urls {
+			if isWASM(u) {
+				w.WASMGets++
+			}
+		}
+		return w
+	}
+}
+
+// jsonOf writes v as JSON, for a script.
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v) // the tests' own values
+	return string(b)
+}
+
 // memory forces a garbage collection and returns the page's live WebAssembly memories and
 // its JS heap in use, in bytes.
 func (p *page) memory() (wasm, js float64) {
@@ -179,19 +244,48 @@ func TestBrowserBench(t *testing.T) {
 			})
 		}
 	}
-	for _, e := range []struct{ name, path string }{{"embed", "/embed.html"}, {"host page", "/embed-host.html"}} {
-		t.Run("embed-"+e.name, func(t *testing.T) {
-			l := benchdata.Load{Name: e.name, Path: e.path}
-			for range runs {
-				p := benchTab(t)
-				p.load(e.path)
-				p.waitFrames(30, 3*time.Second) // settled, with nothing clicked
-				bw := eval[[]float64](p, transferred)
-				l.Bytes, l.WASM = append(l.Bytes, bw[0]), append(l.WASM, bw[1])
-			}
-			r.Embeds = append(r.Embeds, l)
-		})
-	}
+	t.Run("embed", func(t *testing.T) {
+		l := benchdata.Load{Name: "embed", Path: "/embed.html"}
+		for range runs {
+			p := benchTab(t)
+			wire := p.countBytes()
+			p.navigate(l.Path)
+			waitJS[bool](p, loadTimeout, "the still", `document.body.dataset.still === "1" && document.querySelector("#still img").complete`)
+			p.waitFrames(30, 2*time.Second) // settled, with nothing clicked
+			w := wire()
+			l.Bytes, l.WASM = append(l.Bytes, w.Bytes), append(l.WASM, w.WASM)
+			// Then the reader plays it: the time from the click to the simulator's first frame.
+			clicked := eval[float64](p, `(document.querySelector("#still-play").click(), performance.now())`)
+			p.waitReady()
+			l.MS = append(l.MS, eval[float64](p, `window.__bench.firstFrame`)-clicked)
+			w = wire()
+			l.PlayedBytes, l.PlayedWASM = append(l.PlayedBytes, w.Bytes), append(l.PlayedWASM, w.WASM)
+		}
+		r.Embeds = append(r.Embeds, l)
+	})
+	t.Run("embed-host", func(t *testing.T) {
+		// A documentation page with an embed of each lab, as the Embed dialog writes them.
+		l := benchdata.Load{Name: fmt.Sprintf("host page with %d embeds", len(names)), Path: "about:blank + " + strings.Join(names, ", ")}
+		for range runs {
+			p := benchTab(t)
+			wire := p.countBytes()
+			p.do(loadTimeout, "opening a blank page", chromedp.Navigate("about:blank"))
+			eval[any](p, fmt.Sprintf(`(() => {
+				window.stills = 0;
+				addEventListener("message", (e) => { if (e.data && e.data.type === "still") stills++; });
+				for (const name of %s) {
+					const f = document.createElement("iframe");
+					f.src = %q + "embed.html?lab=" + name; f.width = 700; f.height = 450; f.loading = "lazy";
+					document.body.append(f);
+				}
+			})()`, jsonOf(names), p.base))
+			waitJS[bool](p, loadTimeout, "every embed's still", fmt.Sprintf(`stills === %d`, len(names)))
+			p.waitFrames(30, 2*time.Second)
+			w := wire()
+			l.Bytes, l.WASM = append(l.Bytes, w.Bytes), append(l.WASM, w.WASM)
+		}
+		r.Embeds = append(r.Embeds, l)
+	})
 	for _, name := range names {
 		t.Run("pool-"+name, func(t *testing.T) { benchPools(t, r, name) })
 		t.Run("frames-"+name, func(t *testing.T) { benchFrames(t, r, name) })

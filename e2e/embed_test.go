@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bufferscope/bufferscope/sim/labs"
 	"github.com/chromedp/chromedp"
 )
 
@@ -282,7 +283,11 @@ func TestEmbedOrigin(t *testing.T) {
 			f.src = "embed.html?shared_buffers=1MB&origin=" + encodeURIComponent(%q);
 			document.body.append(f);
 		})()`, id, origin))
-		waitJS[bool](p, loadTimeout, "the embed with origin="+origin, fmt.Sprintf(`document.getElementById(%q).contentDocument?.body?.dataset.ready === "1"`, id))
+		// An embed that hears nobody is loaded by its reader: a click in the frame.
+		doc := fmt.Sprintf(`document.getElementById(%q).contentDocument`, id)
+		waitJS[bool](p, loadTimeout, "the still of the embed with origin="+origin, doc+`?.body?.dataset.still === "1"`)
+		eval[any](p, doc+`.querySelector("#still img").dispatchEvent(new PointerEvent("pointerdown", {bubbles: true})), 0`)
+		waitJS[bool](p, loadTimeout, "the embed with origin="+origin, doc+`?.body?.dataset.ready === "1"`)
 		return fmt.Sprintf(`document.getElementById(%q).contentWindow`, id)
 	}
 	// ask sends a get request with id to the embed w and returns a promise of its reply.
@@ -452,11 +457,14 @@ func TestEmbedFramedByAnotherSite(t *testing.T) {
 	}
 
 	frame("/embed.html?shared_buffers=1MB&seed=42")
-	waitJS[bool](p, loadTimeout, "the embed's ready event", fmt.Sprintf(`received.some((m) => m.origin === %q && m.data.type === "ready")`, site))
+	// The embed shows its still and says so; the host's first request loads the simulator,
+	// and is answered once it is ready.
+	waitJS[bool](p, loadTimeout, "the embed's still event", fmt.Sprintf(`received.some((m) => m.origin === %q && m.data.type === "still")`, site))
 	if blocked() {
 		t.Errorf("the browser refused to frame embed.html in a page of another origin:\n%s", p.console.String())
 	}
 	eval[any](p, fmt.Sprintf(`document.querySelector("iframe").contentWindow.postMessage({bufferscope: 1, type: "step", n: 5, id: "x"}, %q)`, site))
+	waitJS[bool](p, loadTimeout, "the embed's ready event", fmt.Sprintf(`received.some((m) => m.origin === %q && m.data.type === "ready")`, site))
 	r := waitJS[embedReply](p, waitTimeout, "the reply to a step", `(received.find((m) => m.data.type === "reply" && m.data.id === "x") || {}).data`)
 	if !r.OK || r.Step != 5 {
 		t.Errorf("the embed framed by another site replied %+v to step n=5; want ok at step 5", r)
@@ -511,5 +519,56 @@ func TestHostPageHasMargins(t *testing.T) {
 		if len(flush) > 0 {
 			t.Errorf("at %d px these start within 8 px of the window's left edge:\n  %s", w, strings.Join(flush, "\n  "))
 		}
+	}
+}
+
+// TestEmbedStill: an embed opens on a still of its lab, drawn at build time, with the lab's
+// title and a Play button, and fetches nothing of the simulator, in each lab, until the
+// reader presses Play; then it loads, with progress, and plays. A host page hears a still
+// event first.
+func TestEmbedStill(t *testing.T) {
+	for _, l := range labs.All {
+		name, title := l.Info().Name, l.Info().Title
+		t.Run(name, func(t *testing.T) {
+			p := newTab(t, 700, 450)
+			wire := p.countBytes()
+			p.navigate("/embed.html?lab=" + name)
+			waitJS[bool](p, loadTimeout, "the still", `document.body.dataset.still === "1" && document.querySelector("#still img").complete`)
+			type shown struct {
+				Title, Alt, Note  string
+				Width             int
+				Canvas, Progress  bool
+				Ready, PlayButton bool
+			}
+			look := func() shown {
+				return eval[shown](p, `(() => {
+					const img = document.querySelector("#still img");
+					return {Title: document.getElementById("embed-lab").textContent, Alt: img ? img.alt : "", Width: img ? img.naturalWidth : 0,
+						Note: (document.getElementById("still-note") || {}).textContent || "",
+						Canvas: Boolean(document.querySelector("#grid canvas")), Progress: !document.getElementById("progress").hidden,
+						Ready: document.body.dataset.ready === "1", PlayButton: Boolean(document.getElementById("still-play"))};
+				})()`)
+			}
+			s := look()
+			if s.Title != title || s.Width == 0 || !strings.Contains(s.Alt, title) || !s.PlayButton || s.Canvas || s.Progress || s.Ready {
+				t.Errorf("before Play the embed shows %+v; want the %s lab's title, its still, a Play button, and no simulator", s, title)
+			}
+			p.waitFrames(10, time.Second) // nothing starts by itself
+			if w := wire(); w.WASMGets != 0 || look().Ready {
+				t.Fatalf("the embed asked for wasm %d times (ready %v) before its reader played it", w.WASMGets, look().Ready)
+			}
+			p.click("#still-play")
+			waitJS[bool](p, loadTimeout, "the simulator's first frame", `document.body.dataset.ready === "1"`)
+			if w := wire(); w.WASMGets == 0 {
+				t.Error("the embed played without asking for the wasm")
+			}
+			st := p.stats()
+			if st.Lab != name || !st.Playing {
+				t.Errorf("after Play the embed runs lab %s, playing %v; want %s, playing", st.Lab, st.Playing, name)
+			}
+			if s := look(); s.PlayButton || s.Progress || !s.Canvas || eval[bool](p, `Boolean(document.getElementById("still"))`) {
+				t.Errorf("once it plays the embed still shows %+v", s)
+			}
+		})
 	}
 }

@@ -506,7 +506,8 @@ func TestHostileMessagesReplyToSender(t *testing.T) {
 		embed.src = %q; embed.width = 400; embed.height = 300;
 		document.body.append(embed);
 	})()`, site+"/embed.html?shared_buffers=1MB"))
-	waitJS[bool](p, loadTimeout, "the embed's ready event", `direct.some((m) => m.type === "ready")`)
+	// The senders' requests load the simulator: the embed has only shown its still.
+	waitJS[bool](p, loadTimeout, "the embed's still event", `direct.some((m) => m.type === "still")`)
 	eval[any](p, fmt.Sprintf(`(() => {
 		for (const [name, sandbox, html] of [["sandboxed", "allow-scripts", %q], ["sibling", "", %q]]) {
 			const f = document.createElement("iframe");
@@ -515,7 +516,7 @@ func TestHostileMessagesReplyToSender(t *testing.T) {
 			document.body.append(f);
 		}
 	})()`, sender("sandboxed"), sender("sibling")))
-	waitJS[bool](p, waitTimeout, "each sender's two replies", `["sandboxed", "sibling"].every((n) => relayed.filter((r) => r.relay === n && r.data.type === "reply").length === 2)`)
+	waitJS[bool](p, loadTimeout, "each sender's two replies", `["sandboxed", "sibling"].every((n) => relayed.filter((r) => r.relay === n && r.data.type === "reply").length === 2)`)
 	type msg struct {
 		Relay string `json:"relay"`
 		Data  struct {

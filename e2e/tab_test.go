@@ -217,9 +217,14 @@ func (p *page) reload() {
 	p.waitReady()
 }
 
-// waitReady waits until the app says it has drawn its first frame.
+// waitReady waits until the app says it has drawn its first frame. An embed that shows its
+// still (js/still.js) is first clicked, as its reader would, outside its Play button, so that
+// it loads the simulator and stays paused; TestEmbedStill tests the still itself.
 func (p *page) waitReady() {
 	p.t.Helper()
+	waitJS[bool](p, loadTimeout, "the first frame or the embed's still",
+		`document.body?.dataset.ready === "1" || document.body?.dataset.still === "1"`)
+	eval[any](p, `document.body.dataset.still === "1" && document.querySelector("#still img").dispatchEvent(new PointerEvent("pointerdown", {bubbles: true})), 0`)
 	waitJS[bool](p, loadTimeout, "the first frame", `document.body?.dataset.ready === "1"`)
 }
 
@@ -264,12 +269,15 @@ func waitJS[T any](p *page, timeout time.Duration, what, cond string) T {
 // so whatever runs once a frame (Ebiten's Update and Draw) has had its chances.
 func (p *page) waitFrames(n int, d time.Duration) {
 	p.t.Helper()
-	eval[chromedp.Void](p, fmt.Sprintf(`new Promise(done => {
+	// A loaded machine draws a few frames a second: wait for them as long as that takes.
+	limit := waitTimeout + d + time.Duration(n)*250*time.Millisecond
+	expr := fmt.Sprintf(`new Promise(done => {
 		let left = %d;
 		const t0 = performance.now();
 		const tick = () => (--left <= 0 && performance.now() - t0 >= %d) ? done() : requestAnimationFrame(tick);
 		requestAnimationFrame(tick);
-	})`, n, d.Milliseconds()))
+	})`, n, d.Milliseconds())
+	run(p, limit, fmt.Sprintf("waiting for %d frames and %v", n, d), chromedp.Evaluate[chromedp.Void](expr, chromedp.EvalAwaitPromise))
 }
 
 // fatalf fails the test with the message and the page's state.

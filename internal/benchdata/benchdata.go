@@ -18,7 +18,7 @@ type Browser struct {
 	Duration string `json:"duration"` // how long each endurance series ran (a flag of the run)
 
 	FirstView   []Load       `json:"firstView"`   // the page and the bare Ebiten app, alternately
-	Embeds      []Load       `json:"embeds"`      // an embed and a host page with several, before any interaction
+	Embeds      []Load       `json:"embeds"`      // an embed before and after its Play, and a host page with several
 	LongTasks   []LongTasks  `json:"longTasks"`   // per lab and state visited
 	Memory      []Memory     `json:"memory"`      // per lab: fresh, after 100GB, back to 128MB
 	Endurance   []Endurance  `json:"endurance"`   // per lab: a series at full speed
@@ -32,8 +32,13 @@ type Load struct {
 	Name  string    `json:"name"`  // "page", "bare", "embed", "host with 4 embeds"
 	Path  string    `json:"path"`  // the address opened
 	Bytes []float64 `json:"bytes"` // transferred (headers and compressed bodies), one per run
-	MS    []float64 `json:"ms"`    // navigation start to first frame, one per run; empty for embeds
-	WASM  []float64 `json:"wasm"`  // bytes of .wasm transferred, one per run
+	// MS is from navigation start to the first frame, one per run; for an embed, from the
+	// click on its still's Play button to the first frame; empty for a host page.
+	MS   []float64 `json:"ms"`
+	WASM []float64 `json:"wasm"` // bytes of .wasm transferred, one per run
+	// PlayedBytes and PlayedWASM are an embed's bytes once played, one per run.
+	PlayedBytes []float64 `json:"playedBytes,omitempty"`
+	PlayedWASM  []float64 `json:"playedWasm,omitempty"`
 }
 
 // LongTasks is what the Long Tasks API saw on the page's main thread in one state.

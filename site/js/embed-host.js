@@ -61,6 +61,9 @@ window.addEventListener('message', (e) => {
   if (events.length > LOG_LIMIT) events.shift();
   log('received', m);
   show(m);
+  // The embed shows a still until its reader plays it or a host asks it something; this
+  // page drives it from the start, so it asks at once.
+  if (m.type === 'still') send({ type: 'get' });
   if (m.type === 'ready') {
     $('host-lab').replaceChildren(...m.labs.map((l) => {
       const o = document.createElement('option');

@@ -4,9 +4,11 @@
 // js/embed-api.js). It uses the same page modules as index.html: the start-up, the
 // address, playback, counters and input; nothing here knows which labs exist.
 //
-// Unlike index.html it never plays by itself (play= is accepted and ignored), zooms with
-// the wheel only once the reader has clicked or tabbed into it, and never adds history
-// entries, which a frame would add to its host page's history.
+// Until its reader plays it, it shows a still of the lab made at build time (js/still.js)
+// and loads nothing of the simulator. Unlike index.html it never plays by itself (play= is
+// accepted and ignored), zooms with the wheel only once the reader has clicked or tabbed
+// into it, and never adds history entries, which a frame would add to its host page's
+// history.
 
 import * as errors from './errors.js';
 import * as theme from './theme.js';
@@ -19,6 +21,7 @@ import { boot, enable, fatal, openLab, waitForFrame } from './boot.js';
 import { readQuery, splitParams, State } from './url.js';
 import { quote } from './format.js';
 import * as api from './embed-api.js';
+import * as still from './still.js';
 import * as modules from './labs/index.js';
 
 const $ = (id) => document.getElementById(id);
@@ -86,9 +89,20 @@ async function start() {
   }
   const host = new Host(allowed);
   let ready = false;
+  // Until the reader plays it, the frame shows a still of the lab and fetches nothing of the
+  // simulator; a request from a page the embed hears loads it too (docs/embed.md).
+  const cover = still.show(query.lab, Object.keys(query.values).length > 0);
   const waiting = []; // messages that came before the simulator was ready
-  let onMessage = (e) => waiting.push(e);
+  let onMessage = (e) => {
+    waiting.push(e);
+    if (e.source !== window && host.hears(e.origin) && !api.parse(e.data).error) cover.wake();
+  };
   window.addEventListener('message', (e) => onMessage(e));
+  const first = still.stillOf(query.lab);
+  host.post('still', { lab: first ? first.name : null, protocol: api.VERSION, labs: still.labs() });
+  const asked = await cover.asked;
+  $('progress').classList.add('over-still'); // the still stays in view while the simulator loads
+  $('progress').hidden = false;
 
   const booted = await boot(__WASM_URL__, (d) => host.post('error', { message: d.message, fatal: d.fatal }));
   if (!booted) return;
@@ -167,11 +181,11 @@ async function start() {
   };
 
   showLab();
-  const first = load(lab, opened.params);
+  const built = load(lab, opened.params);
   playback = new Playback(bs, state, { reset: loaded, chose: () => { chosen = true; } });
   const sp = playback.setSpeed(chosen ? query.page.speed : defaultSpeed());
   problems.push(
-    ...((first && first.warnings) || []),
+    ...((built && built.warnings) || []),
     ...opened.unknown,
     ...(sp.warnings || []),
   );
@@ -179,7 +193,7 @@ async function start() {
 
   // The reader arms the embed by clicking, tapping or tabbing into it; until then the
   // wheel scrolls the host page instead of zooming the grid.
-  let armed = false;
+  let armed = asked.reader; // the interaction that loaded the simulator was one
   for (const type of ['pointerdown', 'focusin', 'keydown']) {
     window.addEventListener(type, () => { armed = true; }, { capture: true, passive: true });
   }
@@ -341,9 +355,12 @@ async function start() {
   };
 
   enable(['play', 'step', 'reset', 'speed']);
-  // No autoplay: the reader or the host page starts the run.
+  // No autoplay: the reader (with the still's Play button) or the host page starts the run.
   await waitForFrame(bs, 0);
   $('progress').hidden = true;
+  $('progress').classList.remove('over-still');
+  still.remove();
+  if (asked.play) playback.play();
   document.body.dataset.ready = '1';
   ready = true;
   host.post('ready', { ...status(), version: bs.version, protocol: api.VERSION, labs: labs.map((l) => ({ name: l.name, title: l.title })) });
