@@ -7,6 +7,7 @@
 // {name, title, src: {light, dark}, width, height} in the labs' order.
 
 import * as theme from './theme.js';
+import { megabytes } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,8 +28,9 @@ export function stillOf(name) {
 // show puts the still of the lab named name in #grid, with the lab's title and a Play button,
 // and resolves once the reader asks for the simulator, or when wake is called (a host page's
 // request): with {play, reader}, play true when the reader pressed Play, reader true when it
-// was the reader who asked. A click on a link (Open in the full playground) is not one. custom says the
-// address changes the lab's parameters, which the still, drawn at the defaults, does not show.
+// was the reader who asked. A click on a link (Open in the full playground) is not one.
+// custom says the address changes the lab's parameters, which the still, drawn at the
+// defaults, does not show.
 export function show(name, custom) {
   const s = stillOf(name);
   const grid = $('grid');
@@ -70,7 +72,7 @@ export function show(name, custom) {
   // The size of what Play fetches, as the server sends it (compressed), when it says.
   fetch(__WASM_URL__, { method: 'HEAD' }).then((r) => {
     const n = Number(r.headers.get('Content-Length'));
-    if (r.ok && n > 0 && !cover.hidden) note.textContent = note.textContent.replace('loads the simulator', `loads the simulator (${(n / 1e6).toFixed(1)} MB)`);
+    if (r.ok && n > 0 && note.isConnected) note.textContent = note.textContent.replace('loads the simulator', `loads the simulator (${megabytes(n)})`);
   }, () => {});
 
   const listeners = [];
