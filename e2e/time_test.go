@@ -205,34 +205,86 @@ func TestLongSeekShowsProgressAndCancels(t *testing.T) {
 	}
 }
 
-// TestLargePoolIsAnnouncedFirst: building a pool of several gigabytes keeps WebAssembly busy
-// for a moment, so the page first says over the grid that it is building it, whether the
-// reader chose the size in the form or comes back to a lab whose remembered pool is large;
-// then the pool is the size asked for and the word is gone.
-func TestLargePoolIsAnnouncedFirst(t *testing.T) {
+// TestLargePoolIsBuiltOverFrames: a pool of several gigabytes is built a slice each frame,
+// in every lab: the run in force stays drawn under a band that says what is being built,
+// with its progress and Cancel, and the page keeps drawing and answering meanwhile. Cancel
+// leaves the run in force and the form showing its values; a second try builds the pool,
+// the band goes and the form shows the new size. Coming back to a lab whose remembered
+// pool is large builds it again the same way.
+func TestLargePoolIsBuiltOverFrames(t *testing.T) {
 	const size, nbuffers = "20GB", 20 << 30 / 8192
-	p := openPage(t, "/?shared_buffers=128MB&play=0")
-	eval[bool](p, `(window.announced = [], new MutationObserver(() => {
-		const o = document.querySelector("#progress");
-		if (!o.hidden) announced.push(document.querySelector("#progress-text").textContent);
-	}).observe(document.querySelector("#progress"), {attributes: true, childList: true, subtree: true}), true)`)
-	built := func(how string) {
-		t.Helper()
-		waitJS[bool](p, waitTimeout, how+": the pool to be built and the word to go",
-			fmt.Sprintf(`bufferscope.stats().nbuffers === %d && document.querySelector("#progress").hidden`, nbuffers))
-		said := eval[[]string](p, `announced.splice(0)`)
-		if len(said) == 0 || !strings.Contains(said[len(said)-1], "Building a pool of "+size) {
-			t.Errorf("%s: the grid said %q, want \"Building a pool of %s…\"", how, said, size)
-		}
-	}
-	p.choose("#p-shared_buffers", size)
-	built("chosen in the form")
-	p.click("#lab-drop")
-	waitJS[bool](p, waitTimeout, "the drop lab", `bufferscope.stats().lab === "drop"`)
-	p.click("#lab-free")
-	built("back to free play")
-	if st := eval[map[string]any](p, `bufferscope.stats()`); st["lab"] != "free" || st["sharedBuffers"] != size {
-		t.Errorf("back in free play: lab %v, shared_buffers %v", st["lab"], st["sharedBuffers"])
+	for _, name := range []string{"free", "drop", "ring", "pins"} {
+		t.Run(name, func(t *testing.T) {
+			p := openPage(t, "/?lab="+name+"&shared_buffers=128MB&play=0")
+			small := eval[float64](p, `bufferscope.stats().nbuffers`)
+			// Frames drawn and labels shown while the build is under way.
+			count := func() {
+				eval[bool](p, `(window.during = {frames: 0, said: []}, (function count() {
+					const j = bufferscope.stats().time.job;
+					if (j && j.kind === "build") {
+						during.frames++;
+						if (!document.querySelector("#progress").hidden) during.said.push(document.querySelector("#progress-text").textContent);
+					}
+					requestAnimationFrame(count);
+				})(), true)`)
+			}
+			count()
+			p.choose("#p-shared_buffers", size)
+			waitJS[bool](p, waitTimeout, "the build to show its progress",
+				`(j => Boolean(j && j.kind === "build" && j.done > 0))(bufferscope.stats().time.job) && !document.querySelector("#progress-cancel").hidden`)
+			if got := eval[float64](p, `bufferscope.stats().nbuffers`); got != small {
+				t.Errorf("while building, the run in force has %v buffers, want the %v it had", got, small)
+			}
+			p.click("#progress-cancel")
+			waitJS[bool](p, waitTimeout, "Cancel to stop the build and take the band away",
+				`!bufferscope.stats().time.job && document.querySelector("#progress").hidden`)
+			if got, form := eval[float64](p, `bufferscope.stats().nbuffers`), eval[string](p, `document.querySelector("#p-shared_buffers").value`); got != small || form != "128MB" {
+				t.Errorf("after Cancel: %v buffers, the form says %q; want %v and 128MB", got, form, small)
+			}
+			if msg := eval[string](p, `document.querySelector("#time-status").textContent`); !strings.HasPrefix(msg, "Cancelled building the pool of "+size) {
+				t.Errorf("after Cancel the page says %q", msg)
+			}
+
+			p.choose("#p-shared_buffers", size)
+			built := func(how string) {
+				t.Helper()
+				waitJS[bool](p, 2*time.Minute, how+": the pool to be built and the band to go",
+					fmt.Sprintf(`bufferscope.stats().nbuffers === %d && !bufferscope.stats().time.job && document.querySelector("#progress").hidden`, nbuffers))
+				d := eval[map[string]any](p, `(d => (window.during = {frames: 0, said: []}, d))(during)`)
+				frames, _ := d["frames"].(float64)
+				said, _ := d["said"].([]any)
+				if frames < 2 {
+					t.Errorf("%s: %v frames were drawn while the pool was built; the page stood still", how, frames)
+				}
+				if len(said) == 0 || !strings.HasPrefix(fmt.Sprint(said[len(said)-1]), "Building a pool of "+size+": ") {
+					t.Errorf("%s: the band said %q, want \"Building a pool of %s: …\"", how, said, size)
+				}
+				if form := eval[string](p, `document.querySelector("#p-shared_buffers").value`); form != size {
+					t.Errorf("%s: the form says %q, want %s", how, form, size)
+				}
+			}
+			built("chosen in the form")
+			if name != "free" {
+				return
+			}
+			// Leaving the large pool for the drop lab's small one may start the simulator again
+			// to give the memory back (a reload): free play keeps its 20GB either way.
+			toDrop := func() {
+				p.click("#lab-drop")
+				p.waitAcrossReload(waitTimeout, "the drop lab", `document.body.dataset.ready === "1" && !document.body.dataset.restarting && bufferscope.stats().lab === "drop"`)
+				count()
+			}
+			toDrop()
+			p.click("#lab-free")
+			built("back to free play")
+			// Cancelled there, the lab stays at its defaults, which stood in while it was built.
+			toDrop()
+			p.click("#lab-free")
+			waitJS[bool](p, waitTimeout, "the build in free play", `(j => Boolean(j && j.kind === "build"))(bufferscope.stats().time.job)`)
+			p.click("#progress-cancel")
+			waitJS[bool](p, waitTimeout, "Cancel to leave free play at its defaults",
+				`!bufferscope.stats().time.job && bufferscope.stats().sharedBuffers === "128MB" && document.querySelector("#p-shared_buffers").value === "128MB" && document.querySelector("#progress").hidden`)
+		})
 	}
 }
 
@@ -279,4 +331,31 @@ func first(s []string) string {
 		return ""
 	}
 	return s[0]
+}
+
+// TestMemoryComesBack: after a 100GB pool, a return to a small one starts the simulator
+// again (WebAssembly memory never shrinks, a new Go program in a new memory gives it back):
+// the page reloads at its address, with the small pool, and the lab left before keeps its
+// settings.
+func TestMemoryComesBack(t *testing.T) {
+	p := openPage(t, "/?lab=ring&shared_buffers=256MB&play=0")
+	p.click("#lab-free")
+	waitJS[bool](p, waitTimeout, "free play", `bufferscope.stats().lab === "free"`)
+	eval[any](p, `(bufferscope.load({...bufferscope.params().params, shared_buffers: "100GB"}), 0)`)
+	waitJS[bool](p, 3*time.Minute, "the 100GB pool", `bufferscope.stats().nbuffers === 13107200 && !bufferscope.stats().time.job`)
+	eval[any](p, `(window.before = true, 0)`)
+	p.choose("#p-shared_buffers", "128MB")
+	p.waitAcrossReload(loadTimeout, "the page to start again at 128MB",
+		`document.body.dataset.ready === "1" && !document.body.dataset.restarting && bufferscope.stats().nbuffers === 16384`)
+	if eval[bool](p, `Boolean(window.before)`) {
+		t.Error("the page kept the memory of the 100GB pool: it did not start the simulator again")
+	}
+	if got := eval[string](p, `location.search`); !strings.Contains(got, "shared_buffers=128MB") {
+		t.Errorf("the address after the restart is %q", got)
+	}
+	p.click("#lab-ring")
+	waitJS[bool](p, waitTimeout, "the ring lab", `bufferscope.stats().lab === "ring"`)
+	if got := eval[string](p, `bufferscope.stats().sharedBuffers`); got != "256MB" {
+		t.Errorf("the ring lab left at 256MB is at %s after the restart", got)
+	}
 }

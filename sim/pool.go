@@ -91,16 +91,21 @@ func NewPool(nbuffers int, v Version, cost CostModel) (*Pool, error) {
 		lastFree:  int32(nbuffers - 1),
 		osCache:   100,
 	}
+	linked := p.Version.HasFreelist()
 	for i := range p.desc {
+		if PaceDue(i) {
+			Pace("Setting up the buffer descriptors", i, nbuffers)
+		}
 		p.desc[i].freeNext = int32(i + 1)
-		p.desc[i].rel = -1
-	}
-	p.desc[nbuffers-1].freeNext = freeNextEndOfList
-	if !p.Version.HasFreelist() {
-		p.firstFree, p.lastFree = freeNextEndOfList, freeNextEndOfList
-		for i := range p.desc {
+		if !linked {
 			p.desc[i].freeNext = freeNextNotInList
 		}
+		p.desc[i].rel = -1
+	}
+	if linked {
+		p.desc[nbuffers-1].freeNext = freeNextEndOfList
+	} else {
+		p.firstFree, p.lastFree = freeNextEndOfList, freeNextEndOfList
 	}
 	return p, nil
 }

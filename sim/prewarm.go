@@ -9,7 +9,12 @@ import (
 // until the fork or the freelist runs out. The pages are clean, at usage count 1.
 func (p *Pool) Prewarm(r *Relation, f ForkNumber) {
 	ri := p.cat.lookup(r.Locator)
+	stage := "Loading " + r.Name + "'s pages (pg_prewarm)"
+	total := int(min(r.NBlocks[f], BlockNumber(p.NBuffers)))
 	for blk := BlockNumber(0); blk < r.NBlocks[f] && p.firstFree >= 0; blk++ {
+		if PaceDue(int(blk)) {
+			Pace(stage, int(blk), total)
+		}
 		id := int(p.firstFree)
 		d := &p.desc[id]
 		p.firstFree = d.freeNext

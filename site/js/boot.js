@@ -28,7 +28,13 @@ function showProgress(loaded, total) {
 // The state of the simulator, for an error report: the bridge once it runs, the last stats
 // and parameters it sent (used when it can no longer answer: its Go program exited), and
 // whether it has stopped for good.
-const sim = { bs: null, stats: null, params: null, stopped: false, freeze: null };
+const sim = { bs: null, stats: null, params: null, stopped: false, freeze: null, memory: null };
+
+// heldBytes is the size of the simulator's WebAssembly memory: what the tab holds for it,
+// which never shrinks while its Go program runs.
+export function heldBytes() {
+  return sim.memory && sim.memory.buffer ? sim.memory.buffer.byteLength : 0;
+}
 
 // stopped reports whether the simulator has stopped for good (fatal was called).
 export function stopped() {
@@ -135,7 +141,7 @@ export function fatal(message, detail = '', facts = {}) {
   p.hidden = false;
   $('progress-bar').hidden = true;
   $('progress-text').textContent = ran ? 'The simulator has stopped. Reload the page to start again.' : 'The simulator is not running.';
-  p.classList.toggle('over-still', ran && keepStill());
+  p.classList.toggle('band', ran && keepStill());
   errors.show(ran ? 'The simulator stopped' : 'The simulator could not run', [message], report(message, detail, facts), { fatal: true });
 }
 
@@ -182,6 +188,7 @@ export async function boot(wasmURL, onError = () => {}) {
   }
   const { canvas, exited, freeze } = started;
   sim.freeze = freeze;
+  sim.memory = loaded.instance.exports.mem || null;
   exited.then(() => {
     silence(window.bufferscope);
     const out = goOutput();

@@ -439,6 +439,13 @@ export interface LoadResult {
   params: Record<string, string> & { lab: LabName };
   /** The range each number parameter has for these values (clients ≤ NBuffers/2). */
   limits: Record<string, { min: number; max: number }>;
+  /**
+   * True when the pool (4GB or more) is being built a slice each frame, as
+   * stats().time.job of kind "build": the run in force answers meanwhile (the same lab, or
+   * this lab at its defaults), and the new run replaces it once built (stats().time.run
+   * changes). params and limits are the new run's.
+   */
+  building: boolean;
 }
 
 /** What every lab's stats hold, beside its counters. */
@@ -485,8 +492,12 @@ export interface TimeInfo {
   rewind: boolean; // false once the run had too many commands to replay: seek cannot go back
   events: EventKind[]; // the lab's events of interest, in the order it offers them
   message: string; // how the last seek or search ended ("Next eviction at step 1,204."), or ""
-  /** A seek or search under way, or null. */
-  job: { kind: 'seek' | 'next'; label: string; from: number; target: number; done: number } | null;
+  /**
+   * A seek, a search or a large pool's build under way, or null. A build ("Building a pool
+   * of 100GB: Loading t0's pages (pg_prewarm)") runs a slice each frame; cancel() stops it
+   * and the run in force stays.
+   */
+  job: { kind: 'seek' | 'next' | 'build'; label: string; from: number; target: number; done: number } | null;
   run: number; // counts runs built by load, reset and setSeed; seeking does not build a new one
 }
 
@@ -696,7 +707,8 @@ export interface Bufferscope {
   /**
    * Rebuilds the simulation from params with the lab's table; bad values get safe values
    * and warnings. The old simulation is let go first when the two would not fit in memory
-   * together. Speed is kept, clamped to the new lab's range.
+   * together. Speed is kept, clamped to the new lab's range. A pool of 4GB or more is built
+   * over the following frames (LoadResult.building): the page keeps answering meanwhile.
    */
   load(params?: Params): LoadResult;
   /** Play on a run that has ended starts it again from the beginning (reset, then play). */
@@ -723,7 +735,7 @@ export interface Bufferscope {
   stepBack(): TimeResult;
   /** Runs on to just after the next event of kind (a kind or label of stats().time.events; the first when absent). */
   nextEvent(kind?: string): TimeResult;
-  /** Stops a seek or a search where it has got to. */
+  /** Stops a seek or a search where it has got to, or a pool's build (the run in force stays). */
   cancel(): TimeResult;
   /** The parameters in force, as load returned them. */
   params(): { params: Record<string, string> & { lab: LabName }; limits: Record<string, { min: number; max: number }> };

@@ -8,22 +8,6 @@ import * as errors from './errors.js';
 
 const $ = (id) => document.getElementById(id);
 
-// afterPaint resolves once the browser has drawn what the page just changed.
-const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-
-// BIG_POOL is the shared_buffers, in bytes, from which building the pool makes the page
-// wait long enough to need a word first.
-const BIG_POOL = 4 * 2 ** 30;
-
-// poolBytes reads a size as the parameter tables write it ("100GB", "128MB", "16384" 8 kB
-// buffers), or 0 when it cannot.
-function poolBytes(text) {
-  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(kB|MB|GB|TB)?\s*$/i.exec(text || '');
-  if (!m) return 0;
-  const unit = { kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40 }[(m[2] || '').toLowerCase()] || 8192;
-  return Number(m[1]) * unit;
-}
-
 // controlId is the id of parameter key's control.
 export const controlId = (key) => `p-${key}`;
 
@@ -96,7 +80,7 @@ export class Controls {
     input.setAttribute('aria-describedby', noteId);
     input.addEventListener('change', () => {
       this.state.touch(f.key);
-      this.loadSoon(this.collect());
+      this.load(this.collect());
     });
     const label = el('label', { for: id, text: f.label });
     if (f.unit && f.kind !== 'choice' && f.unit !== 'size' && f.unit.toLowerCase() !== f.label.toLowerCase()) {
@@ -169,42 +153,6 @@ export class Controls {
       $(`${id}-field`).hidden = hidden.includes(f.key);
       $(id).disabled = disabled.includes(f.key);
     }
-  }
-
-  // loadSoon is load for a change the reader made, announced when the pool is large.
-  loadSoon(params) {
-    this.announced(params, () => this.load(params));
-  }
-
-  // announced runs work, which builds a run of params, at once when its pool is small. A
-  // pool large enough (BIG_POOL) that WebAssembly keeps the page busy for a moment is first
-  // announced over the grid, and work runs once the browser has drawn that; the word goes
-  // when it is done. It returns work's result, or for a large pool a promise of it.
-  announced(params, work) {
-    if (!this.building(params)) return work();
-    return afterPaint().then(() => {
-      try {
-        return work();
-      } finally {
-        this.built();
-      }
-    });
-  }
-
-  // building says over the grid that a pool of params' shared_buffers is being built, when
-  // it is large enough, and reports whether it did; built takes the word away.
-  building(params) {
-    if (!params || poolBytes(params.shared_buffers) < BIG_POOL) return false;
-    const bar = $('progress-bar');
-    $('progress').hidden = false;
-    bar.hidden = false;
-    bar.removeAttribute('value');
-    $('progress-text').textContent = `Building a pool of ${params.shared_buffers.trim()}… the page answers again when it is ready.`;
-    return true;
-  }
-
-  built() {
-    $('progress').hidden = true;
   }
 
   // load rebuilds the simulation from params and shows what was wrong with them under

@@ -101,7 +101,7 @@ async function start() {
   const first = still.stillOf(query.lab);
   host.post('still', { lab: first ? first.name : null, protocol: api.VERSION, labs: still.labs() });
   const asked = await cover.asked;
-  $('progress').classList.add('over-still'); // the still stays in view while the simulator loads
+  $('progress').classList.add('band'); // the still stays in view while the simulator loads
   $('progress').hidden = false;
 
   const booted = await boot(__WASM_URL__, (d) => host.post('error', { message: d.message, fatal: d.fatal }));
@@ -143,9 +143,11 @@ async function start() {
     showView(v);
     paneLabels.show(v, s, page.paneCaption);
   };
+  let knownRun = -1; // stats().time.run of the run shown
   const loaded = () => {
     tooltip.hide();
     const st = bs.stats();
+    knownRun = st.time.run;
     showGrid(bs.view(), st);
     canvas.setAttribute('aria-label', page.ariaLabel
       ? page.ariaLabel(st)
@@ -261,6 +263,14 @@ async function start() {
 
   bs.subscribe((s) => {
     if (s.lab !== lab.name) return; // a notification from before a switch
+    if (s.time.run !== knownRun && bs.stats().time.run !== knownRun) {
+      // A run built over several frames (a large pool) took over, or its build was
+      // cancelled: show the run in force and its values.
+      const { lab: _, ...p } = bs.params().params;
+      params = p;
+      state.set(lab.name, p);
+      loaded();
+    }
     playback.update(s);
     counters.update(s, params);
     showGrid(bs.view(), s); // the canvas may have been resized
@@ -358,7 +368,7 @@ async function start() {
   // No autoplay: the reader (with the still's Play button) or the host page starts the run.
   await waitForFrame(bs, 0);
   $('progress').hidden = true;
-  $('progress').classList.remove('over-still');
+  $('progress').classList.remove('band');
   still.remove();
   if (asked.play) playback.play();
   document.body.dataset.ready = '1';

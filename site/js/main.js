@@ -13,7 +13,7 @@ import { Playback } from './playback.js';
 import { Tooltip, Inspector, paneOf } from './inspect.js';
 import { PaneLabels } from './panes.js';
 import { init as initInput } from './input.js';
-import { boot, enable, fatal, openLab, waitForFrame } from './boot.js';
+import { boot, enable, fatal, heldBytes, openLab, waitForFrame } from './boot.js';
 import { readPlay, readQuery, readStep, splitParams, State } from './url.js';
 import { Guide } from './guide.js';
 import * as embedSnippet from './snippet.js';
@@ -57,6 +57,30 @@ function markTab(name) {
   }
 }
 
+// A WebAssembly memory never shrinks: after a 100GB pool the tab keeps over a gigabyte
+// however small the next pool is. So when a run of fewer than SMALL_POOL buffers (1GB)
+// stands in a memory of more than HELD_LIMIT bytes, several times what such a run needs
+// (about 100 MB at 1GB), the page starts the simulator again on the same address: a new Go
+// program in a new memory, which gives the old one back.
+const SMALL_POOL = 131072;
+const HELD_LIMIT = 512 * 2 ** 20;
+
+// tooMuchHeld reports whether the run described by stats st holds far more memory than it
+// needs, left over from a larger pool.
+const tooMuchHeld = (st) => st && st.nbuffers < SMALL_POOL && !(st.time && st.time.job) && heldBytes() > HELD_LIMIT;
+
+// giveMemoryBack says over the grid why the simulator starts again, and reloads the page at
+// its address, which holds the lab and its settings.
+function giveMemoryBack() {
+  document.body.dataset.restarting = '1';
+  $('progress').classList.remove('band');
+  $('progress').hidden = false;
+  $('progress-bar').hidden = false;
+  $('progress-bar').removeAttribute('value');
+  $('progress-text').textContent = `Giving back the ${Math.round(heldBytes() / 2 ** 20)} MB the larger pool held: the simulator starts again…`;
+  requestAnimationFrame(() => requestAnimationFrame(() => location.reload()));
+}
+
 // nudge moves the speed slider d rungs, as the reader would.
 function nudge(d) {
   const slider = $('speed');
@@ -86,6 +110,7 @@ async function start() {
   let lab = opened.lab;
   const first = { params: opened.params, unknown: opened.unknown };
   const state = new State(labs, lab.name, Object.keys(first.params));
+  state.restore(); // the other labs' settings, when the page started the simulator again
 
   const tooltip = new Tooltip();
   const inspector = new Inspector(bs);
@@ -115,6 +140,11 @@ async function start() {
   let knownRun = -1; // stats().time.run of the run the page built or adopted
   const onLoaded = (res) => {
     knownRun = bs.stats().time.run;
+    if (tooMuchHeld(bs.stats())) {
+      state.keep();
+      giveMemoryBack();
+      return;
+    }
     refit(); // a new pool, or a lab with a lane under the grid
     inspector.clear();
     tooltip.hide();
@@ -195,18 +225,12 @@ async function start() {
 
   // switchLab shows another lab with the settings it had last (its defaults the first
   // time); fromAddress applies the address instead, after Back or Forward.
-  let switching = 0; // counts switches, so a switch that waits for a paint can tell it was overtaken
   const switchLab = (name, fromAddress = null) => {
     const next = byName(name);
     if (!next || next === lab && !fromAddress) return;
     bs.pause();
     const params = fromAddress ? splitParams(next, fromAddress.values).params : state.params[name];
-    const mine = ++switching;
-    // A large pool is announced over the lab shown now, and the switch happens once that is
-    // drawn, unless another switch came first.
-    controls.announced(params, () => {
-      if (mine === switching) enterLab(next, name, params, fromAddress);
-    });
+    enterLab(next, name, params, fromAddress);
   };
   // enterLab is switchLab's work: the lab's page, its run, and playback or the address's step.
   const enterLab = (next, name, params, fromAddress) => {
@@ -240,8 +264,7 @@ async function start() {
 
   // The address first: bad values are explained and replaced with safe ones.
   show(lab);
-  let res = controls.announced(first.params, () => controls.load(first.params, null));
-  if (res instanceof Promise) res = await res; // a large pool, announced first
+  const res = controls.load(first.params, null);
   const sp = playback.setSpeed(query.page.speed !== undefined ? query.page.speed : defaultSpeed());
   problems.push(
     ...((res && res.warnings) || []),

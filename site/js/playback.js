@@ -32,6 +32,7 @@ export class Playback {
     this.scrubbing = false; // the reader holds the timeline's thumb
     this.pendingSeek = null; // a timeline value waiting for the next frame
     this.lastMessage = '';
+    this.building = false; // the band over the grid shows a build (showBuild)
 
     const slider = $('speed');
     slider.addEventListener('input', () => {
@@ -51,6 +52,7 @@ export class Playback {
     on('next-kind', 'change', () => this.labelNext());
     on('reset', 'click', () => this.reset());
     on('job-cancel', 'click', () => this.cancel());
+    on('progress-cancel', 'click', () => this.cancel());
 
     const timeline = $('timeline');
     if (!timeline) return;
@@ -138,6 +140,33 @@ export class Playback {
     this.timeResult(this.bs.nextEvent(kind), 'The run cannot look for that event');
   }
 
+  // showBuild shows a large pool being built (job, a stats().time.job of kind "build") in a
+  // band over the grid, where the run in force stays in view, with its progress and Cancel;
+  // with job null it takes the band away once the build is over.
+  showBuild(job) {
+    const band = $('progress');
+    if (!band || !$('progress-cancel')) return;
+    if (!job) {
+      if (this.building) {
+        this.building = false;
+        band.hidden = true;
+        band.classList.remove('band');
+        $('progress-cancel').hidden = true;
+      }
+      return;
+    }
+    if (!this.building) {
+      this.building = true;
+      band.classList.add('band');
+      band.hidden = false;
+      $('progress-bar').hidden = false;
+      $('progress-cancel').hidden = false;
+    }
+    $('progress-bar').value = job.done;
+    const text = `${job.label}… ${Math.floor(job.done * 100)}%`;
+    if ($('progress-text').textContent !== text) $('progress-text').textContent = text;
+  }
+
   cancel() {
     const res = this.bs.cancel();
     this.timeResult(res, 'The run could not stop');
@@ -197,6 +226,7 @@ export class Playback {
     if (play.textContent !== label) play.textContent = label;
     const t = s.time || { end: s.step, rewind: false, events: [], message: '', job: null };
     const busy = Boolean(t.job);
+    this.showBuild(t.job && t.job.kind === 'build' ? t.job : null);
     $('step').disabled = Boolean(s.done);
     if (!$('timeline')) return; // a page without the timeline (embed.html) keeps no step
     $('step-back').disabled = !t.rewind || s.step === 0;
@@ -214,14 +244,15 @@ export class Playback {
     }
 
     const job = $('job');
-    job.hidden = !busy;
-    if (busy) {
+    job.hidden = !busy || t.job.kind === 'build'; // a build shows over the grid (showBuild)
+    if (!job.hidden) {
       $('job-bar').value = t.job.done;
       $('job-text').textContent = `${t.job.label}… ${Math.floor(t.job.done * 100)}%`;
     }
     const msg = t.message || '';
     if (msg !== this.lastMessage) {
       this.lastMessage = msg;
+    this.building = false; // the band over the grid shows a build (showBuild)
       $('time-status').textContent = msg;
     }
     // The step belongs in the address while the run stands still.

@@ -72,6 +72,9 @@ export function splitParams(lab, values) {
   return { params, unknown: unknown.map((k) => `${quote(k)} is not a setting of ${lab.title}; it was ignored`) };
 }
 
+// KEPT is the sessionStorage key under which State.keep leaves the other labs' settings.
+const KEPT = 'bufferscope:kept-labs';
+
 // State is what the address holds: the lab shown, each lab's parameters (normalised by the
 // bridge) and speed, and which keys belong in it (those it was opened with, those the
 // reader changed, and shared_buffers and seed, which name the pool and the run).
@@ -89,6 +92,39 @@ export class State {
       this.keys[l.name] = new Set(['shared_buffers', 'seed']);
     }
     for (const k of initialKeys) this.keys[first].add(k);
+  }
+
+  // keep stores the other labs' parameters for this tab (sessionStorage) before the page
+  // reloads itself, and restore takes them back after, so that a lab left at 20GB is still
+  // at 20GB: the address holds only the lab shown.
+  keep() {
+    const kept = {};
+    for (const l of this.labs) {
+      if (l.name !== this.lab) kept[l.name] = { params: this.params[l.name], keys: [...this.keys[l.name]] };
+    }
+    try {
+      sessionStorage.setItem(KEPT, JSON.stringify(kept));
+    } catch {
+      // Storage may be refused (a sandboxed frame, private mode): the labs start afresh.
+    }
+  }
+
+  restore() {
+    let kept = null;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(KEPT) || 'null');
+      sessionStorage.removeItem(KEPT);
+    } catch {
+      return;
+    }
+    if (!kept || typeof kept !== 'object') return;
+    for (const l of this.labs) {
+      const k = kept[l.name];
+      if (l.name === this.lab || !k || typeof k.params !== 'object' || !k.params || !Array.isArray(k.keys)) continue;
+      const known = new Set(l.params.map((p) => p.key));
+      for (const [key, v] of Object.entries(k.params)) if (known.has(key) && typeof v === 'string') this.params[l.name][key] = v;
+      for (const key of k.keys) if (known.has(key)) this.keys[l.name].add(key);
+    }
   }
 
   touch(key) {

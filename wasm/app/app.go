@@ -111,6 +111,10 @@ type LoadResult struct {
 	Warnings []string          `json:"warnings"` // the problems and unknown keys in words
 	// Limits are the ranges of the number parameters for the values in force.
 	Limits map[string]param.Limit `json:"limits"`
+	// Building is true when the pool is large enough to be built as a job, a slice each
+	// tick (Time's Job): the run in force stays until it is ready. Params and Limits are
+	// the new run's.
+	Building bool `json:"building"`
 }
 
 // Load builds the lab named labName ("" for the first) from values, read by its parameter
@@ -145,13 +149,27 @@ func (a *App) Load(labName string, values map[string]string) (LoadResult, error)
 	if a.run != nil {
 		was = a.at()
 	}
-	err := a.build(l, v)
-	if err == nil && was > 0 {
-		// A lab's settings shape its run from the start, so new ones cannot take over
-		// mid-run: the run starts again, and the timeline says so.
-		a.timeMsg = fmt.Sprintf("New settings started the run again at step 0 (it was at step %s).", group(was))
+	var err error
+	res := LoadResult{Problems: problems, Unknown: unknown, Warnings: []string{}}
+	if paced(l, v) {
+		// A large pool is built a slice each tick (build.go): the run in force stays until
+		// then, and the result tells what is being built.
+		err = a.startPaced(l, v)
+		res.Building = err == nil
+	} else {
+		a.cancelBuild()
+		err = a.build(l, v)
+		if err == nil && was > 0 {
+			// A lab's settings shape its run from the start, so new ones cannot take over
+			// mid-run: the run starts again, and the timeline says so.
+			a.timeMsg = fmt.Sprintf("New settings started the run again at step 0 (it was at step %s).", group(was))
+		}
 	}
-	res := LoadResult{Params: a.Params(), Problems: problems, Unknown: unknown, Warnings: []string{}, Limits: a.Limits()}
+	if res.Building {
+		res.Params, res.Limits = paramsOf(l, v), l.Params().Limits(v)
+	} else {
+		res.Params, res.Limits = a.Params(), a.Limits()
+	}
 	if res.Problems == nil {
 		res.Problems = []*param.Problem{}
 	}
@@ -232,11 +250,15 @@ func (a *App) attach(l lab.Lab, v param.Values, run lab.Run) {
 
 // Params returns the values in force, normalised, with "lab"; parameters only the headless
 // command uses are left out.
-func (a *App) Params() map[string]string {
-	out := map[string]string{"lab": a.lab.Info().Name}
-	for _, p := range a.lab.Params().Params {
+func (a *App) Params() map[string]string { return paramsOf(a.lab, a.values) }
+
+// paramsOf returns lab l's values v by key, with "lab", leaving out the parameters only the
+// headless command uses.
+func paramsOf(l lab.Lab, v param.Values) map[string]string {
+	out := map[string]string{"lab": l.Info().Name}
+	for _, p := range l.Params().Params {
 		if !p.CLI {
-			out[p.Key] = a.values[p.Key]
+			out[p.Key] = v[p.Key]
 		}
 	}
 	return out
@@ -246,7 +268,13 @@ func (a *App) Params() map[string]string {
 func (a *App) Limits() map[string]param.Limit { return a.lab.Params().Limits(a.values) }
 
 // Reset starts the same run again: same lab, same parameters, same seed.
-func (a *App) Reset() error { return a.build(a.lab, a.values) }
+func (a *App) Reset() error {
+	if paced(a.lab, a.values) {
+		return a.startPaced(a.lab, a.values)
+	}
+	a.cancelBuild()
+	return a.build(a.lab, a.values)
+}
 
 // SetSeed starts a new run with seed, and returns warnings: a lab whose runs draw no random
 // numbers replays the same run.
@@ -271,6 +299,10 @@ func (a *App) SetSeed(seed uint64) ([]string, error) {
 func (a *App) Play() error {
 	if a.failure != "" {
 		return fmt.Errorf("the simulation stopped: %s; reset to start again", a.failure)
+	}
+	if a.building() {
+		a.playing = true // the new run plays once it is built
+		return nil
 	}
 	a.CancelJob()
 	if a.run.Done() {
@@ -303,6 +335,9 @@ func (a *App) Step(n int) (int, error) {
 	}
 	if n > MaxStepsPerCall {
 		return 0, fmt.Errorf("step takes at most %d steps at a time, not %d; use play for longer runs", MaxStepsPerCall, n)
+	}
+	if a.building() {
+		return 0, fmt.Errorf("a pool of %s is being built; step once it is ready, or cancel the build", a.job.buildValues.Text("shared_buffers"))
 	}
 	a.CancelJob()
 	return a.step(n, noDeadline)

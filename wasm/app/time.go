@@ -59,7 +59,7 @@ type timeline struct {
 
 // JobInfo is a seek or a search for the next event under way, for the page's progress bar.
 type JobInfo struct {
-	Kind   string  `json:"kind"`   // "seek" or "next"
+	Kind   string  `json:"kind"`   // "seek", "next" or "build"
 	Label  string  `json:"label"`  // "Seeking step 1,000,000", "Looking for the next eviction"
 	From   uint64  `json:"from"`   // the step the job started at
 	Target uint64  `json:"target"` // the step a seek goes to; the last step a search looks at
@@ -77,6 +77,14 @@ type job struct {
 	event   sim.EventKind
 	evLabel string
 	found   bool
+
+	// A build (build.go): the builder, what it builds, and when it started, and the seek
+	// or search asked for meanwhile, which starts from step 0 of the new run.
+	then        *job
+	build       *builder
+	buildLab    lab.Lab
+	buildValues param.Values
+	started     time.Time
 }
 
 // TimeInfo is where the run stands in its timeline, for the page's timeline and buttons.
@@ -98,6 +106,9 @@ func (a *App) Time() TimeInfo {
 		cur := a.at()
 		info := &JobInfo{Kind: j.kind, Label: j.label, From: j.from, Target: j.target}
 		switch {
+		case j.build != nil:
+			info.Done = j.build.fraction()
+			info.Label = j.label + ": " + j.build.stage
 		case j.kind == "seek" && j.target < j.from && !j.rebuilt:
 			info.Done = 0 // going back: the run is built again first
 		case j.kind == "seek" && j.target < j.from:
@@ -207,7 +218,11 @@ func (a *App) Seek(target uint64) error {
 	}
 	a.playing = false
 	a.timeMsg = ""
-	a.job = &job{kind: "seek", label: "Going to step " + group(target), from: cur, target: target}
+	seek := &job{kind: "seek", label: "Going to step " + group(target), from: cur, target: target}
+	if a.queue(seek) {
+		return nil
+	}
+	a.job = seek
 	return nil
 }
 
@@ -248,6 +263,9 @@ func (a *App) NextEvent(kind string) error {
 	a.playing = false
 	a.timeMsg = ""
 	cur := a.at()
+	if a.queue(&job{kind: "next", label: "Looking for the next " + e.Label, target: MaxEventSearch, event: e.Kind, evLabel: e.Label}) {
+		return nil
+	}
 	a.job = &job{kind: "next", label: "Looking for the next " + e.Label, from: cur, target: cur + MaxEventSearch, event: e.Kind, evLabel: e.Label}
 	if a.run.Done() {
 		a.job = nil
@@ -262,6 +280,9 @@ func (a *App) CancelJob() bool {
 	j := a.job
 	if j == nil {
 		return false
+	}
+	if a.cancelBuild() {
+		return true
 	}
 	a.endJob()
 	a.timeMsg = fmt.Sprintf("Cancelled at step %s.", group(a.at()))
@@ -299,6 +320,8 @@ func (a *App) runJob(d deadline) error {
 		return nil
 	}
 	switch j.kind {
+	case "build":
+		return a.runBuild(d)
 	case "seek":
 		if j.target < a.at() && !j.rebuilt {
 			if a.run.Sim().Pool.NBuffers >= bigRebuild && !j.shown {

@@ -195,9 +195,14 @@ func (r *vacuumRun) prewarm(rel *sim.Relation) error {
 		return nil
 	}
 	b := &sim.Backend{}
+	stage := "Loading " + rel.Name + "'s pages (pg_prewarm)"
+	total := int(min(rel.NBlocks[sim.MainForkNum], sim.BlockNumber(p.NBuffers-r.loaded)))
 	for blk := range rel.NBlocks[sim.MainForkNum] {
 		if r.loaded >= p.NBuffers {
 			break
+		}
+		if sim.PaceDue(int(blk)) {
+			sim.Pace(stage, int(blk), total)
 		}
 		id, err := p.ReadBuffer(b, sim.BufferTag{Locator: rel.Locator, Block: blk})
 		if err != nil {
