@@ -326,7 +326,7 @@ func benchPools(t *testing.T, r *benchdata.Browser, name string) {
 		// memory back (a reload): the wait reads whichever document is there.
 		eval[any](p, fmt.Sprintf(`(setTimeout(() => bufferscope.load({...bufferscope.params().params, shared_buffers: %q})), 0)`, to))
 		p.waitAcrossReload(5*time.Minute, "the pool of "+to, fmt.Sprintf(
-			`document.body?.dataset.ready === "1" && !document.body.dataset.restarting && bufferscope.stats().sharedBuffers === %q && document.querySelector("#progress").hidden || Boolean(document.querySelector("#pool-refused:not([hidden])"))`, to))
+			`document.body?.dataset.ready === "1" && !document.body.dataset.restarting && bufferscope.stats().sharedBuffers === %q && document.querySelector("#progress").hidden || !document.querySelector("#error-panel").hidden`, to))
 	}
 	size(benchBig)
 	tasks("build " + benchBig)

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 )
 
 // BufferDesc mirrors BufferDesc in buf_internals.h: the header of one shared buffer. The page
@@ -472,4 +473,12 @@ func (p *Pool) RedoPageChange(b *Backend, id int) error {
 	}
 	p.desc[id].LSN = p.WAL.xlogInsert(0)
 	return nil
+}
+
+// PoolBytes is the memory a pool of nbuffers buffers takes, from its parts: a descriptor
+// and a relation number per buffer, and the mapping table's slots (newBufTable), for a host
+// that must know before it allocates whether the pool fits.
+func PoolBytes(nbuffers int) int64 {
+	desc := int64(unsafe.Sizeof(BufferDesc{})) + int64(unsafe.Sizeof(Oid(0)))
+	return int64(nbuffers)*desc + int64(tableSlots(nbuffers+NumBufferPartitions))*int64(unsafe.Sizeof(tableSlot{}))
 }

@@ -72,11 +72,17 @@ func BufTablePartition(hash uint64) int { return int(hash % NumBufferPartitions)
 // newBufTable sizes the table for entries keys, as InitBufTable sizes it for
 // NBuffers + NUM_BUFFER_PARTITIONS, at a load factor of at most 0.8.
 func newBufTable(entries int) *bufTable {
+	n := tableSlots(entries)
+	return &bufTable{slots: make([]tableSlot, n), shift: uint(64 - bits.TrailingZeros(uint(n)))}
+}
+
+// tableSlots is the slots of a table for entries: a power of two with a quarter to spare.
+func tableSlots(entries int) int {
 	n := 16
 	for n < entries+entries/4 {
 		n <<= 1
 	}
-	return &bufTable{slots: make([]tableSlot, n), shift: uint(64 - bits.TrailingZeros(uint(n)))}
+	return n
 }
 
 // home returns the slot a hash code's probe run starts at.

@@ -28,6 +28,7 @@ import (
 
 func main() {
 	a := app.New(labs.Views)
+	a.SetMemoryBudget(memoryBudget())
 	g := newGame(a)
 	theGame = g
 	g.bridge = installBridge(a, findHost())

@@ -709,6 +709,7 @@ export interface Bufferscope {
    * and warnings. The old simulation is let go first when the two would not fit in memory
    * together. Speed is kept, clamped to the new lab's range. A pool of 4GB or more is built
    * over the following frames (LoadResult.building): the page keeps answering meanwhile.
+   * A pool over the device's memory budget is refused (ok: false, error saying what fits).
    */
   load(params?: Params): LoadResult;
   /** Play on a run that has ended starts it again from the beginning (reset, then play). */

@@ -81,6 +81,9 @@ type App struct {
 	hashAt   uint64
 	tally    tally // the lab's events of interest since the run was built
 
+	budget    int64  // the most bytes a run's pool may take; 0 for no limit (SetMemoryBudget)
+	budgetWhy string // where the budget comes from, in words
+
 	tl      timeline // the commands the run was given, for seeking back (time.go)
 	job     *job     // a seek or a search under way, or nil
 	timeMsg string   // how the last seek or search ended
@@ -151,7 +154,9 @@ func (a *App) Load(labName string, values map[string]string) (LoadResult, error)
 	}
 	var err error
 	res := LoadResult{Problems: problems, Unknown: unknown, Warnings: []string{}}
-	if paced(l, v) {
+	if err = a.overBudget(l, v); err != nil {
+		// Refused before anything is allocated: the run in force stays.
+	} else if paced(l, v) {
 		// A large pool is built a slice each tick (build.go): the run in force stays until
 		// then, and the result tells what is being built.
 		err = a.startPaced(l, v)

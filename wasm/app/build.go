@@ -219,3 +219,43 @@ func (a *App) cancelBuild() bool {
 		j.buildValues.Text("shared_buffers"), a.lab.Info().Name, a.values.Text("shared_buffers"))
 	return true
 }
+
+// SetMemoryBudget sets the most memory a run's pool may take (sim.PoolBytes), in bytes, and
+// says in why where the figure comes from ("a quarter of the 4 GB this device reports"):
+// Load refuses a larger pool before allocating it, and the run in force stays. 0 sets none.
+func (a *App) SetMemoryBudget(bytes int64, why string) { a.budget, a.budgetWhy = bytes, why }
+
+// overBudget returns why lab l at values v may not be built under the memory budget, or nil.
+func (a *App) overBudget(l lab.Lab, v param.Values) error {
+	if a.budget <= 0 || l.Params().Param("shared_buffers") == nil {
+		return nil
+	}
+	n := lab.NBuffers(v)
+	need := sim.PoolBytes(n)
+	if need <= a.budget {
+		return nil
+	}
+	// The largest pool that fits, in whole gigabytes (megabytes below one).
+	step := 1 << 30 / sim.BLCKSZ
+	if sim.PoolBytes(step) > a.budget {
+		step = 1 << 20 / sim.BLCKSZ
+	}
+	fits := 0
+	for k := step; sim.PoolBytes(k) <= a.budget; k += step {
+		fits = k
+	}
+	choose := "a smaller pool"
+	if fits >= sim.MinNBuffers {
+		choose = sim.FormatSize(int64(fits)*sim.BLCKSZ) + " or less"
+	}
+	return fmt.Errorf("a pool of %s needs about %s of memory, more than the %s this simulator may use here (%s); nothing was allocated: choose %s",
+		v.Text("shared_buffers"), megabytes(need), megabytes(a.budget), a.budgetWhy, choose)
+}
+
+// megabytes writes a byte count as "980 MB" or "1.9 GB".
+func megabytes(b int64) string {
+	if b >= 1<<30 {
+		return fmt.Sprintf("%.1f GB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%d MB", (b+1<<19)>>20)
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/labs"
 )
 
@@ -168,5 +169,30 @@ func TestPlayDuringABuildPlaysTheNewRun(t *testing.T) {
 	}
 	if st := a.Stats(); !st.Playing || st.SharedBuffers != pacedSize {
 		t.Errorf("after the build: playing %v at %s", st.Playing, st.SharedBuffers)
+	}
+}
+
+// TestAPoolOverTheBudgetIsRefusedBeforeItIsBuilt: with a memory budget, a pool whose parts
+// (sim.PoolBytes) exceed it is refused with a message that says what it needs, what is
+// allowed and what fits; the run in force stays, and a pool that fits is built.
+func TestAPoolOverTheBudgetIsRefusedBeforeItIsBuilt(t *testing.T) {
+	a := newApp(t)
+	load(t, a, "free", map[string]string{"shared_buffers": "1MB", "seed": "4"})
+	a.SetMemoryBudget(sim.PoolBytes(131072), "for the test")
+	res, err := a.Load("free", map[string]string{"shared_buffers": "2GB"})
+	if err == nil || res.Building {
+		t.Fatalf("a 2GB pool over a 1GB pool's budget: building %v, error %v", res.Building, err)
+	}
+	for _, want := range []string{"a pool of 2GB needs about ", "(for the test)", "choose 1GB or less"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the refusal %q does not say %q", err, want)
+		}
+	}
+	if st := a.Stats(); st.SharedBuffers != "1MB" || res.Params["shared_buffers"] != "1MB" {
+		t.Errorf("after the refusal: %s, params %v", st.SharedBuffers, res.Params)
+	}
+	load(t, a, "free", map[string]string{"shared_buffers": "1GB"})
+	if st := a.Stats(); st.SharedBuffers != "1GB" {
+		t.Errorf("a pool within the budget: %s", st.SharedBuffers)
 	}
 }
