@@ -266,12 +266,16 @@ func TestBrowserBench(t *testing.T) {
 	t.Run("embed-host", func(t *testing.T) {
 		// A documentation page with an embed of each lab, as the Embed dialog writes them, but
 		// loaded at once: the dialog's loading=lazy would load only those in view, and the
-		// target is the page whose reader has scrolled past all four.
-		l := benchdata.Load{Name: fmt.Sprintf("host page with %d embeds", len(names)), Path: "about:blank + " + strings.Join(names, ", ")}
+		// target is the page whose reader has scrolled past all four. The host is a missing
+		// page of the site, whose own bytes are not counted: about:blank is no site, and the
+		// embed's frame-ancestors * does not let it frame; a page of another site would put
+		// the frames in processes of their own, whose requests this tab does not see.
+		l := benchdata.Load{Name: fmt.Sprintf("host page with %d embeds", len(names)), Path: "a page + " + strings.Join(names, ", ")}
 		for range runs {
 			p := benchTab(t)
+			p.console.expect(`404 \(Not Found\)`, "the host is a missing page")
+			p.navigate("/no-such-page")
 			wire := p.countBytes()
-			p.do(loadTimeout, "opening a blank page", chromedp.Navigate("about:blank"))
 			eval[any](p, fmt.Sprintf(`(() => {
 				window.stills = 0;
 				addEventListener("message", (e) => { if (e.data && e.data.type === "still") stills++; });

@@ -37,10 +37,10 @@ func (p *Pool) Prewarm(r *Relation, f ForkNumber) {
 // pool's; the copy's catalog holds the copies.
 func (p *Pool) Clone(rels []*Relation) (*Pool, []*Relation) {
 	c := *p
-	c.desc = slices.Clone(p.desc)
+	c.desc = pacedClone(p.desc, "Copying the buffer descriptors")
 	c.relNums = slices.Clone(p.relNums)
 	t := *p.table
-	t.slots = slices.Clone(p.table.slots)
+	t.slots = pacedClone(p.table.slots, "Copying the mapping table")
 	c.table = &t
 	c.events = nil
 	c.cleanupWaiter = maps.Clone(p.cleanupWaiter)
@@ -65,4 +65,15 @@ func (p *Pool) Clone(rels []*Relation) (*Pool, []*Relation) {
 		out[i] = copies[r]
 	}
 	return &c, out
+}
+
+// pacedClone copies s a slice of paceEvery elements at a time, telling the pacer (Pace) as
+// it goes: a pool's descriptors and table are hundreds of megabytes at 100GB.
+func pacedClone[T any](s []T, stage string) []T {
+	out := make([]T, len(s))
+	for i := 0; i < len(s); i += paceEvery {
+		Pace(stage, i, len(s))
+		copy(out[i:], s[i:min(i+paceEvery, len(s))])
+	}
+	return out
 }
