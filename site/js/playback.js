@@ -162,8 +162,10 @@ export class Playback {
       $('progress-bar').hidden = false;
       $('progress-cancel').hidden = false;
     }
+    // The bar shows how far; the words (a live region) change only with the stage, so that a
+    // screen reader hears each stage once rather than every percent.
     $('progress-bar').value = job.done;
-    const text = `${job.label}… ${Math.floor(job.done * 100)}%`;
+    const text = `${job.label}…`;
     if ($('progress-text').textContent !== text) $('progress-text').textContent = text;
   }
 
