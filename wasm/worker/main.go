@@ -13,7 +13,7 @@
 //
 // and it answers with {type: "progress" | "result" | "error" | "cancelled", id, …}. Jobs run
 // one at a time, in the order they came. A running job yields to the worker's event loop
-// between experiments (time.Sleep), which is when a cancel message can arrive.
+// between experiments (yieldToEventLoop), which is when a cancel message can arrive.
 //
 // Build with GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w -buildid=" ./wasm/worker.
 package main

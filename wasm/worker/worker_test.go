@@ -81,3 +81,39 @@ func TestHandleRefusesWhatNoLabOffers(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelArrivesWhileAJobRuns sends the cancel as the page's message comes, as an event of
+// the worker's event loop: a running job must yield to that loop for it to be handled.
+func TestCancelArrivesWhileAJobRuns(t *testing.T) {
+	got := make(chan map[string]any, 1000)
+	w := newWorker(func(m map[string]any) { got <- m })
+	w.handle(js.ValueOf(map[string]any{"type": "measure", "lab": "drop", "id": 7, "nbuffers": 1 << 20, "reps": 1000}))
+	cancel := js.FuncOf(func(js.Value, []js.Value) any {
+		w.handle(js.ValueOf(map[string]any{"type": "cancel", "id": 7}))
+		return nil
+	})
+	defer cancel.Release()
+	progressed := false
+	deadline := time.After(60 * time.Second)
+	for {
+		select {
+		case m := <-got:
+			switch {
+			case m["type"] == "progress":
+				if !progressed {
+					progressed = true
+					js.Global().Call("setTimeout", cancel, 0)
+				}
+			case m["type"] == "cancelled" && m["id"] == 7:
+				if !progressed {
+					t.Fatal("cancelled before the job ran")
+				}
+				return
+			default:
+				t.Fatalf("after an event-loop cancel: %v", m)
+			}
+		case <-deadline:
+			t.Fatal("a cancel sent through the event loop was not answered within 60 s")
+		}
+	}
+}
