@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bufferscope/bufferscope/sim/labs"
+
 	wlabs "github.com/bufferscope/bufferscope/wasm/labs"
 	"github.com/bufferscope/bufferscope/wasm/playback"
 )
@@ -56,5 +58,55 @@ func BenchmarkDropFrame(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
 			})
 		}
+	}
+}
+
+// BenchmarkLabFrame measures one frame of each lab playing on a 1GB pool (131,072 cells) at
+// the speed the page picks for it there (each lab's speed() in site/js/labs/*/index.js), as
+// game.Update runs it: the Go time per frame that the browser benchmark reads from
+// stats().updateMs, here natively and, under make bench, as WebAssembly in node.
+func BenchmarkLabFrame(b *testing.B) {
+	pageSpeed := map[string]float64{"free": 500000, "drop": 200000, "ring": 20000, "pins": 20000}
+	for _, name := range labs.Names() {
+		b.Run(name, func(b *testing.B) {
+			a := New(wlabs.Views)
+			a.Resize(1280, 800)
+			if _, err := a.Load(name, map[string]string{"shared_buffers": "1GB"}); err != nil {
+				b.Fatal(err)
+			}
+			if v, ok := pageSpeed[name]; ok {
+				a.SetSpeed(v)
+			}
+			now := time.Now()
+			frame := func() {
+				now = now.Add(time.Second / TicksPerSecond)
+				a.Tick(now)
+				a.Paint()
+				a.BuildOverlay()
+			}
+			if err := a.Play(); err != nil {
+				b.Fatal(err)
+			}
+			for range 30 {
+				frame()
+			}
+			start, steps := a.Stats().Step, int64(0)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if a.Done() {
+					b.StopTimer()
+					steps += int64(a.Stats().Step - start)
+					a.Reset()
+					start = a.Stats().Step
+					a.Play()
+					b.StartTimer()
+				}
+				frame()
+			}
+			b.StopTimer()
+			steps += int64(a.Stats().Step - start)
+			b.ReportMetric(float64(steps)/float64(b.N), "steps/frame")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
+		})
 	}
 }
