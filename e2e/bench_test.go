@@ -369,7 +369,8 @@ func (p *page) waitAcrossReload(timeout time.Duration, what, cond string) {
 const benchFrameCells = 131072
 
 // benchFrames plays a lab at 131,072 buffers for 10 s at its default speed and samples the
-// Go time of a frame, as the page averages it each second.
+// Go time of a frame, as the page averages it each second: one tick's Update (the
+// simulation and, when it paints, the painting; updateMs includes paintMs) plus one Draw.
 func benchFrames(t *testing.T, r *benchdata.Browser, name string) {
 	p := benchTab(t)
 	p.load("/?lab=" + name + "&shared_buffers=1GB")
@@ -378,7 +379,7 @@ func benchFrames(t *testing.T, r *benchdata.Browser, name string) {
 	f := benchdata.Frames{Lab: name, Cells: int(eval[float64](p, `bufferscope.stats().nbuffers`))}
 	for range 10 {
 		p.waitFrames(1, time.Second)
-		f.MS = append(f.MS, eval[float64](p, `(s => s.updateMs + s.paintMs)(bufferscope.stats())`))
+		f.MS = append(f.MS, eval[float64](p, `(s => s.updateMs + s.drawMs)(bufferscope.stats())`))
 		eval[any](p, `(bufferscope.stats().playing || bufferscope.play(), 0)`)
 	}
 	r.Frames = append(r.Frames, f)

@@ -53,7 +53,7 @@ import (
 //	bufferscope.setSeed(n | "digits" | bigint)  {ok, seed, warnings}
 //	bufferscope.apply(commandText)      {ok, error?}: one sim.ParseCommand line
 //	bufferscope.stats({hash}?)          {lab, step, now, nbuffers, sharedBuffers, seed, seeded, done, playing, speed,
-//	                                      speedLabel, speedParam, rate, frames, fps, tps, updateMs, paintMs, error, events,
+//	                                      speedLabel, speedParam, rate, frames, fps, tps, updateMs, paintMs, drawMs, error, events,
 //	                                      counters: {…the lab's counters by key…}, view?: {…}, hash (only when asked),
 //	                                      time: {end, rewind, events: [{kind, label, doc}], message, job, run},
 //	                                      panes?: [{index, key, label, doc, now, counters}] when the run races pools
@@ -452,6 +452,7 @@ func (b *bridge) statsMap(withHash bool) map[string]any {
 		"tps":      math.Round(ebiten.ActualTPS()*10) / 10,
 		"updateMs": math.Round(theGame.timing.updateMs*100) / 100,
 		"paintMs":  math.Round(theGame.timing.paintMs*100) / 100,
+		"drawMs":   math.Round(theGame.timing.drawMs*100) / 100,
 	})
 	if withHash {
 		m["hash"] = b.app.Hash()

@@ -4,7 +4,6 @@ package main
 
 import (
 	"image"
-	"image/color"
 	"time"
 
 	"github.com/bufferscope/bufferscope/wasm/app"
@@ -18,31 +17,31 @@ import (
 // translucent fills (none for most labs), and holds no logic; Layout makes the screen the canvas's size in CSS
 // pixels, and Ebiten scales it to device pixels.
 type game struct {
-	app    *app.App
-	bridge *bridge
-	imgs   []*ebiten.Image // one per pane, as large as the pane
-	places []grid.Rect     // where each image was last drawn on the screen
-	fresh  bool            // the images hold pixels the screen has not shown yet
-	marks  bool            // the overlay changed since the screen showed it
-	white  *ebiten.Image
-	fill   ebiten.DrawImageOptions
-	texts  map[string]*ebiten.Image // labels' text, white on transparent, by text
-	frames int                      // frames drawn with new pixels; the page waits for the first
-	w, h   int                      // canvas size Layout last reported
-	opts   ebiten.DrawImageOptions
-	rect   []byte // reused buffer for uploading one damaged rectangle
-	clear  bool   // the panes moved: clear the screen before drawing them
-	timing timing
+	app     *app.App
+	bridge  *bridge
+	imgs    []*ebiten.Image // one per pane, as large as the pane
+	places  []grid.Rect     // where each image was last drawn on the screen
+	fresh   bool            // the images hold pixels the screen has not shown yet
+	marks   bool            // the overlay changed since the screen showed it
+	overlay overlayDrawer
+	frames  int // frames drawn with new pixels; the page waits for the first
+	w, h    int // canvas size Layout last reported
+	opts    ebiten.DrawImageOptions
+	rect    []byte // reused buffer for uploading one damaged rectangle
+	clear   bool   // the panes moved: clear the screen before drawing them
+	timing  timing
 }
 
-// timing measures the Go time Update spends, in total and painting, averaged over about a
-// second, for the stats (and for the reader curious why a 100 GB pool plays slowly).
+// timing measures the Go time Update spends, in total and painting, and the Go time of a
+// Draw, averaged over about a second, for the stats (and for the reader curious why a 100 GB
+// pool plays slowly).
 type timing struct {
-	update, paint time.Duration // sums over the current window
-	n             int
-	start         time.Time
-	updateMs      float64 // averages over the last full window
-	paintMs       float64
+	update, paint, draw time.Duration // sums over the current window
+	n, draws            int
+	start               time.Time
+	updateMs            float64 // averages over the last full window: per Update
+	paintMs             float64
+	drawMs              float64 // per Draw that drew
 }
 
 func (t *timing) add(update, paint time.Duration) {
@@ -56,8 +55,16 @@ func (t *timing) add(update, paint time.Duration) {
 	if now.Sub(t.start) >= time.Second {
 		t.updateMs = float64(t.update) / float64(t.n) / 1e6
 		t.paintMs = float64(t.paint) / float64(t.n) / 1e6
-		*t = timing{start: now, updateMs: t.updateMs, paintMs: t.paintMs}
+		if t.draws > 0 {
+			t.drawMs = float64(t.draw) / float64(t.draws) / 1e6
+		}
+		*t = timing{start: now, updateMs: t.updateMs, paintMs: t.paintMs, drawMs: t.drawMs}
 	}
+}
+
+func (t *timing) addDraw(d time.Duration) {
+	t.draw += d
+	t.draws++
 }
 
 // theGame is the one game, for the bridge's frame count.
@@ -90,7 +97,10 @@ func (g *game) Update() (err error) {
 	a.Resize(g.w, g.h)
 	a.Tick(t0)
 	t1 := time.Now()
-	if a.Paint() {
+	// Paint only once the last paint has been drawn: when the browser draws fewer frames than
+	// there are ticks (a slow device, software GL), Ebiten runs several Updates per Draw, and
+	// the pixels of all but the last would never be seen. The tracker keeps what changed.
+	if !g.fresh && a.Paint() {
 		g.upload()
 		g.fresh = true
 	}
@@ -174,6 +184,8 @@ func (g *game) Draw(screen *ebiten.Image) {
 	if !g.fresh && !g.marks || len(g.imgs) == 0 {
 		return
 	}
+	t0 := time.Now()
+	defer func() { g.timing.addDraw(time.Since(t0)) }()
 	n := min(len(g.imgs), g.app.Panes())
 	if len(g.places) != n {
 		g.places = make([]grid.Rect, n)
@@ -197,67 +209,9 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.opts.GeoM.Translate(float64(g.places[i].X0), float64(g.places[i].Y0))
 		screen.DrawImage(g.imgs[i], &g.opts)
 	}
-	g.drawFills(screen, g.app.Overlay().Fills)
-	g.drawLabels(screen, g.app.Overlay().Labels)
+	g.overlay.draw(screen, g.app.Overlay())
 	g.fresh, g.marks = false, false
 	g.frames++
-}
-
-// drawFills draws translucent rectangles, scaling the inside pixel of a small white image,
-// so that consecutive fills batch into one draw call.
-func (g *game) drawFills(screen *ebiten.Image, fills []grid.Fill) {
-	if g.white == nil {
-		w := ebiten.NewImage(3, 3)
-		w.Fill(color.White)
-		g.white = w.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
-	}
-	for _, f := range fills {
-		g.fill.GeoM.Reset()
-		g.fill.GeoM.Scale(float64(f.X1-f.X0), float64(f.Y1-f.Y0))
-		g.fill.GeoM.Translate(float64(f.X0), float64(f.Y0))
-		g.fill.ColorScale.Reset()
-		g.fill.ColorScale.ScaleWithColor(color.NRGBA{f.Color.R, f.Color.G, f.Color.B, f.Color.A})
-		screen.DrawImage(g.white, &g.fill)
-	}
-}
-
-// maxTexts bounds the labels' images kept: a view whose labels carry changing numbers makes
-// a new one per value.
-const maxTexts = 256
-
-// drawLabels draws the overlay's labels: each text rendered once (grid.TextMask) into a white
-// image, tinted in the label's colour.
-func (g *game) drawLabels(screen *ebiten.Image, labels []grid.Label) {
-	if len(labels) == 0 {
-		return
-	}
-	if g.texts == nil || len(g.texts) > maxTexts {
-		for _, img := range g.texts {
-			img.Deallocate()
-		}
-		g.texts = map[string]*ebiten.Image{}
-	}
-	for _, l := range labels {
-		img := g.texts[l.Text]
-		if img == nil {
-			w, h, mask := grid.TextMask(l.Text)
-			if w == 0 {
-				continue
-			}
-			px := make([]byte, 4*w*h)
-			for i, a := range mask {
-				px[4*i], px[4*i+1], px[4*i+2], px[4*i+3] = a, a, a, a // premultiplied white
-			}
-			img = ebiten.NewImage(w, h)
-			img.WritePixels(px)
-			g.texts[l.Text] = img
-		}
-		g.fill.GeoM.Reset()
-		g.fill.GeoM.Translate(float64(l.X), float64(l.Y))
-		g.fill.ColorScale.Reset()
-		g.fill.ColorScale.ScaleWithColor(color.NRGBA{l.Color.R, l.Color.G, l.Color.B, l.Color.A})
-		screen.DrawImage(img, &g.fill)
-	}
 }
 
 // Layout makes the screen as large as the canvas's container in CSS pixels.

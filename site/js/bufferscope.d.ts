@@ -466,7 +466,8 @@ export interface StatsBase {
   fps: number;
   tps: number;
   updateMs: number; // Go time per Ebiten tick, averaged over a second
-  paintMs: number; // of which painting and uploading pixels
+  paintMs: number; // of which painting and uploading pixels (a tick paints only once the last paint was drawn)
+  drawMs: number; // Go time per Draw that drew, averaged over a second
   error: string | null; // why playback stopped, until reset or load
   hash?: string; // Sim.Hash, 16 hex digits; only from stats({hash: true}), which reads every descriptor
   paneHashes?: string[]; // each pane's Sim.Hash, the run's own first, when it races pools; only from stats({hash: true})
