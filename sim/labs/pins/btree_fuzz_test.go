@@ -397,6 +397,19 @@ func (h *btreeHarness) check() {
 			h.fail("TID %d's tuple is %+v, the model says %+v", tid, h.ix.versions[tid], h.states[tid])
 		}
 	}
+	// The counts the index keeps as it changes, against the model's items.
+	dead, lpdead := 0, 0
+	for tid, it := range h.model {
+		if h.states[tid].st == Dead {
+			dead++
+			if it.lpdead {
+				lpdead++
+			}
+		}
+	}
+	if d, lp := h.ix.DeadItems(); d != dead || lp != lpdead {
+		h.fail("DeadItems says %d dead items, %d LP_DEAD; the model has %d and %d", d, lp, dead, lpdead)
+	}
 	h.pages = shotsOf(h.ix)
 }
 
@@ -460,4 +473,19 @@ func checkTree(ix *Index, before map[*Leaf]pageShot) error {
 		}
 	}
 	return nil
+}
+
+// countDeadItems counts what DeadItems keeps, item by item, for the tests.
+func (ix *Index) countDeadItems() (dead, lpdead int) {
+	for _, l := range ix.Leaves {
+		for _, it := range l.Items {
+			if ix.versions[it.TID].st == Dead {
+				dead++
+				if it.LPDead {
+					lpdead++
+				}
+			}
+		}
+	}
+	return dead, lpdead
 }

@@ -34,6 +34,7 @@ func TestInvariantsEveryStep(t *testing.T) {
 			// table small enough that VACUUM's heap pass ends and its index pass starts
 			// within the run.
 			r := newRun(t, map[string]string{"policy": pol, "logged": logged, "clients": "40", "shared_buffers": "1MB", "naptime": "2s", "duration": "20s", "rows": "10000"})
+			sawDead := false
 			for range 3000 {
 				if err := r.Sim().Step(20); err != nil {
 					t.Fatal(err)
@@ -41,6 +42,15 @@ func TestInvariantsEveryStep(t *testing.T) {
 				if err := r.CheckInvariants(); err != nil {
 					t.Fatalf("%s logged=%s: %v", pol, logged, err)
 				}
+				// The dead items' counts the index keeps agree with a count of its items.
+				d, lp := r.srv.Index.DeadItems()
+				if cd, clp := r.srv.Index.countDeadItems(); d != cd || lp != clp {
+					t.Fatalf("%s logged=%s: DeadItems says %d dead, %d LP_DEAD; the items show %d and %d", pol, logged, d, lp, cd, clp)
+				}
+				sawDead = sawDead || lp > 0
+			}
+			if !sawDead {
+				t.Errorf("%s logged=%s: no LP_DEAD dead item in the whole run, so the counts went unchecked", pol, logged)
 			}
 			c := r.Counters().(*Counters)
 			if c.Commits == 0 || c.HintsSet == 0 {
