@@ -55,7 +55,7 @@ func runBenchReport(args []string) error {
 			return err
 		}
 	}
-	var rep *reproduceRuns
+	var rep *reproduceReport
 	if *reproduceFile != "" {
 		var err error
 		if rep, err = readReproduce(*reproduceFile); err != nil {

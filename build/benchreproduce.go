@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +31,9 @@ type reproduceRun struct {
 	// The lab's budget (lab.Budgeted): seconds, and peak bytes (0 when none).
 	LimitSeconds float64 `json:"limitSeconds"`
 	LimitBytes   float64 `json:"limitBytes"`
+	// Failed are the published targets the run marked FAIL (lab.Targets' "- **FAIL** …"
+	// lines), so the report says which check a failed run missed.
+	Failed []string `json:"failed,omitempty"`
 }
 
 // reproduceReport is the whole file bench-reproduce writes.
@@ -89,13 +93,22 @@ func runBenchReproduce(args []string) error {
 // error; a program that cannot be started is an error.
 func timeReproduce(bin, labName string, stdout, stderr io.Writer) (reproduceRun, error) {
 	cmd := exec.Command(bin, labName, "--reproduce")
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, stderr
 	start := time.Now()
 	err := cmd.Run()
 	r := reproduceRun{Lab: labName, Seconds: time.Since(start).Seconds(), ExitCode: -1}
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		return r, fmt.Errorf("%s %s --reproduce: %v", bin, labName, err)
+	}
+	if stdout != nil {
+		stdout.Write(out.Bytes())
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if f, ok := strings.CutPrefix(line, failPrefix); ok {
+			r.Failed = append(r.Failed, strings.TrimSpace(f))
+		}
 	}
 	r.ExitCode = cmd.ProcessState.ExitCode()
 	r.OK = cmd.ProcessState.Success()
@@ -104,6 +117,9 @@ func timeReproduce(bin, labName string, stdout, stderr io.Writer) (reproduceRun,
 	}
 	return r, nil
 }
+
+// failPrefix begins each missed target in a reproduction's output (lab.Targets.WriteMarkdown).
+const failPrefix = "- **FAIL** "
 
 // maxrssUnit is the size of ru_maxrss's unit in bytes: kilobytes on Linux, bytes on macOS.
 func maxrssUnit() float64 {

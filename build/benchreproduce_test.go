@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bufferscope/bufferscope/sim/lab"
 )
 
 // fakeBufferscope writes a shell script standing in for the bufferscope command: it checks
@@ -15,7 +18,13 @@ import (
 func fakeBufferscope(t *testing.T, status string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "bufferscope")
-	script := "#!/bin/sh\n[ \"$2\" = --reproduce ] || exit 7\necho \"reproducing $1\"\nexit " + status + "\n"
+	script := "#!/bin/sh\n[ \"$2\" = --reproduce ] || exit 7\necho \"reproducing $1\"\n"
+	if status != "0" {
+		var b strings.Builder
+		lab.Targets{{Name: "the published shape", Pass: false, Detail: "not reproduced"}, {Name: "a count", Pass: true, Detail: "equal"}}.WriteMarkdown(&b)
+		script += "cat <<'EOF'\n" + b.String() + "EOF\n"
+	}
+	script += "exit " + status + "\n"
 	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +50,12 @@ func TestTimeReproduceRecordsExitStatus(t *testing.T) {
 		if r.Seconds <= 0 || r.PeakBytes <= 0 {
 			t.Errorf("exit %s: %v s and %v bytes peak, want both measured", tc.status, r.Seconds, r.PeakBytes)
 		}
-		if out.String() != "reproducing ring\n" {
+		if !strings.HasPrefix(out.String(), "reproducing ring\n") {
 			t.Errorf("exit %s: the command printed %q, want its output passed on", tc.status, out.String())
+		}
+		// The failed run names the target it missed, and only that one.
+		if want := []string{"the published shape: not reproduced"}; tc.ok && len(r.Failed) != 0 || !tc.ok && !slices.Equal(r.Failed, want) {
+			t.Errorf("exit %s: failed targets %q", tc.status, r.Failed)
 		}
 	}
 }
@@ -60,7 +73,7 @@ func TestTimeReproduceRefusesAMissingCommand(t *testing.T) {
 func TestReproduceJSONReadsBack(t *testing.T) {
 	rep := reproduceReport{Date: "2026-12-05T15:00:00Z", Machine: machineName(), Runs: []reproduceRun{
 		{Lab: "drop", Seconds: 12.5, PeakBytes: 3 << 30, OK: true},
-		{Lab: "pins", Seconds: 16, PeakBytes: 40 << 20, OK: false, ExitCode: 1},
+		{Lab: "pins", Seconds: 16, PeakBytes: 40 << 20, OK: false, ExitCode: 1, Failed: []string{"the published shape: not reproduced"}},
 	}}
 	b, err := json.Marshal(rep)
 	if err != nil {
@@ -79,7 +92,7 @@ func TestReproduceJSONReadsBack(t *testing.T) {
 	}
 	for i, r := range got.Runs {
 		w := rep.Runs[i]
-		if r.Lab != w.Lab || r.Seconds != w.Seconds || r.PeakBytes != w.PeakBytes || r.OK != w.OK {
+		if r.Lab != w.Lab || r.Seconds != w.Seconds || r.PeakBytes != w.PeakBytes || r.OK != w.OK || !slices.Equal(r.Failed, w.Failed) {
 			t.Errorf("run %d: read back %+v, wrote %+v", i, r, w)
 		}
 	}

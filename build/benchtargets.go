@@ -16,27 +16,13 @@ import (
 	"github.com/bufferscope/bufferscope/internal/benchdata"
 )
 
-// reproduceRuns is what build bench-reproduce writes: each lab's --reproduce run natively,
-// its wall time and peak resident memory.
-type reproduceRuns struct {
-	Date    string `json:"date"`
-	Machine string `json:"machine"`
-	Runs    []struct {
-		Lab          string  `json:"lab"`
-		Seconds      float64 `json:"seconds"`
-		PeakBytes    float64 `json:"peakBytes"`
-		OK           bool    `json:"ok"`
-		LimitSeconds float64 `json:"limitSeconds"`
-		LimitBytes   float64 `json:"limitBytes"`
-	} `json:"runs"`
-}
-
-func readReproduce(name string) (*reproduceRuns, error) {
+// readReproduce reads what build bench-reproduce wrote.
+func readReproduce(name string) (*reproduceReport, error) {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	var r reproduceRuns
+	var r reproduceReport
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
@@ -102,7 +88,7 @@ func metric(run *benchRun, name, unit string) (float64, bool) {
 
 // writeTargets writes the targets of issue #16 from whatever the run measured: the Go
 // benchmarks natively and in wasm, the browser benchmark, and the reproductions.
-func writeTargets(w io.Writer, native, wasm *benchRun, br *benchdata.Browser, rep *reproduceRuns) {
+func writeTargets(w io.Writer, native, wasm *benchRun, br *benchdata.Browser, rep *reproduceReport) {
 	var ts []target
 	add := func(t target) { ts = append(ts, t) }
 
@@ -242,8 +228,26 @@ func writeTargets(w io.Writer, native, wasm *benchRun, br *benchdata.Browser, re
 	for _, t := range ts {
 		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s |\n", t.n, cell(t.what), cell(t.figure), cell(orDash(t.baseline)), cell(orDash(t.cmp)), t.met)
 	}
+	if rep != nil {
+		writeFailedChecks(w, rep)
+	}
 	if br != nil {
 		writeBrowserDetail(w, br)
+	}
+}
+
+// writeFailedChecks lists, for each reproduction that failed, the published targets it
+// missed as it printed them: a target 6 marked "checks failed" is read there, as a finding of
+// the model (never tuned away) or as a regression.
+func writeFailedChecks(w io.Writer, rep *reproduceReport) {
+	for _, r := range rep.Runs {
+		if r.OK || len(r.Failed) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n`bufferscope %s --reproduce` missed these published targets (its own words):\n\n", r.Lab)
+		for _, f := range r.Failed {
+			fmt.Fprintf(w, "- %s\n", cell(f))
+		}
 	}
 }
 

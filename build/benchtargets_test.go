@@ -54,3 +54,28 @@ BenchmarkGrowthBuffers/ring/nbuffers=163840-2 10 30000000 ns/op 10000 B/op
 		t.Errorf("the host page's line is missing or wrong:\n%s", out)
 	}
 }
+
+// TestTargetsNameTheMissedChecks: a reproduction that failed is marked so in the table, and
+// the checks it missed are listed under it; one that passed lists none.
+func TestTargetsNameTheMissedChecks(t *testing.T) {
+	rep := &reproduceReport{Runs: []reproduceRun{
+		{Lab: "ring", Seconds: 2, OK: true, LimitSeconds: 30},
+		{Lab: "pins", Seconds: 18, LimitSeconds: 60},
+	}}
+	rep.Runs[1].Failed = []string{"the drop-pin curve rises then falls with clients: peak 10 at 800"}
+	var b bytes.Buffer
+	writeTargets(&b, nil, nil, nil, rep)
+	out := b.String()
+	for _, want := range []string{
+		"| 6 | bufferscope pins --reproduce natively, every published check passing, ≤ 60 s | 18.0 s, peak 0.00 MB, checks failed | — | — | **missed** |",
+		"`bufferscope pins --reproduce` missed these published targets",
+		"- the drop-pin curve rises then falls with clients: peak 10 at 800\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "`bufferscope ring --reproduce` missed") {
+		t.Errorf("a passing reproduction lists missed targets:\n%s", out)
+	}
+}
