@@ -96,3 +96,14 @@ func TestFlashKindsAreIndependent(t *testing.T) {
 		t.Error("out-of-range kinds or buffers have levels")
 	}
 }
+
+// TestFlashKeyOfNoFlash: a word with no flash left has key 0, which Painter.Update takes for
+// granted without computing it.
+func TestFlashKeyOfNoFlash(t *testing.T) {
+	if k := flashKey(0); k != 0 {
+		t.Fatalf("flashKey(0) = %d, want 0", k)
+	}
+	if flashKey(1) == 0 {
+		t.Fatal("a flash with a tick left has the key of none")
+	}
+}

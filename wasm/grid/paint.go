@@ -236,7 +236,7 @@ func (p *Painter) Update(f *Frame) bool {
 	damaged := len(p.damage)
 	for i, c := range codes {
 		var fv uint16
-		if left != nil {
+		if left != nil && left[i] != 0 { // most cells have no flash, whose key is 0
 			fv = flashKey(left[i])
 		}
 		if c == p.shown[i] && fv == p.shownFlash[i] {
