@@ -11,27 +11,39 @@ func (p *Pool) Prewarm(r *Relation, f ForkNumber) {
 	ri := p.cat.lookup(r.Locator)
 	stage := "Loading " + r.Name + "'s pages (pg_prewarm)"
 	total := int(min(r.NBlocks[f], BlockNumber(p.NBuffers)))
-	for blk := BlockNumber(0); blk < r.NBlocks[f] && p.firstFree >= 0; blk++ {
-		if PaceDue(int(blk)) {
-			Pace(stage, int(blk), total)
+	var keys [prewarmBatch]tableKey
+	var hashes [prewarmBatch]uint64
+	for start := BlockNumber(0); start < r.NBlocks[f] && p.firstFree >= 0; start += prewarmBatch {
+		n := int(min(r.NBlocks[f]-start, prewarmBatch))
+		for i := range n {
+			keys[i] = packTag(BufferTag{Locator: r.Locator, Fork: f, Block: start + BlockNumber(i)})
+			hashes[i] = keys[i].hash()
 		}
-		id := int(p.firstFree)
-		d := &p.desc[id]
-		p.firstFree = d.freeNext
-		d.freeNext = freeNextNotInList
-		tag := BufferTag{Locator: r.Locator, Fork: f, Block: blk}
-		k := packTag(tag)
-		p.table.insert(k, k.hash(), id)
-		p.setTag(id, tag, ri)
-		d.State = BM_TAG_VALID | BM_VALID | BufUsagecountOne
-		if r.Permanent {
-			d.State |= BM_PERMANENT
+		p.table.touch(hashes[:n])
+		for i := 0; i < n && p.firstFree >= 0; i++ {
+			blk := start + BlockNumber(i)
+			if PaceDue(int(blk)) {
+				Pace(stage, int(blk), total)
+			}
+			id := int(p.firstFree)
+			d := &p.desc[id]
+			p.firstFree = d.freeNext
+			d.freeNext = freeNextNotInList
+			p.table.insert(keys[i], hashes[i], id)
+			p.setTag(id, BufferTag{Locator: r.Locator, Fork: f, Block: blk}, ri)
+			d.State = BM_TAG_VALID | BM_VALID | BufUsagecountOne
+			if r.Permanent {
+				d.State |= BM_PERMANENT
+			}
 		}
 	}
 	if p.firstFree < 0 {
 		p.lastFree = freeNextEndOfList
 	}
 }
+
+// prewarmBatch is how many blocks Prewarm hashes ahead of inserting them.
+const prewarmBatch = 16
 
 // Clone returns a deep copy of the pool and of the given relations, which must be the
 // pool's; the copy's catalog holds the copies.
