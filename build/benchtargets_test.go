@@ -26,7 +26,7 @@ BenchmarkGrowthBuffers/ring/nbuffers=163840-2 10 30000000 ns/op 10000 B/op
 	}
 	br := &benchdata.Browser{
 		FirstView: []benchdata.Load{{Name: "page", Bytes: []float64{2.0e6, 2.05e6, 3e6}, MS: []float64{900, 1000, 1100}},
-			{Name: "bare", Bytes: []float64{1.5e6}, MS: []float64{700}}},
+			{Name: "bare", Bytes: []float64{1.5e6}, MS: []float64{700}, LongestTask: []float64{90, 110, 400}}},
 		Embeds: []benchdata.Load{{Name: "embed", Bytes: []float64{150e3}, WASM: []float64{0}, PlayedBytes: []float64{2.6e6}, MS: []float64{1500}},
 			{Name: "host page with 4 embeds", Bytes: []float64{1.2e6}, WASM: []float64{0}}},
 		LongTasks: []benchdata.LongTasks{{Lab: "free", State: "build 100GB", MS: []float64{60, 130}}},
@@ -40,7 +40,7 @@ BenchmarkGrowthBuffers/ring/nbuffers=163840-2 10 30000000 ns/op 10000 B/op
 		"| 1 | … ≤ 1.2× a bare Ebiten app's | 2.05 MB | 1.50 MB | 1.37× | **missed** |",
 		"| 1 | time to first frame ≤ 1.25× the bare app's | 1000.0 ms | 700.0 ms | 1.43× | **missed** |",
 		"| 2 | an embed before interaction ≤ 200 kB | 0.15 MB | of which wasm 0.00 MB; once played 2.60 MB, first frame 1500.0 ms after the click | — | met |",
-		"| 3 | no main-thread task > 100 ms in any state visited | 130.0 ms (free: build 100GB) | — | — | **missed** |",
+		"| 3 | no main-thread task > 100 ms in any state visited | 130.0 ms (free: build 100GB) | bare Ebiten app's open: longest task 110.0 ms | 1.18× | **missed** |",
 		"| 4 | free: tab memory after a big pool and back ≤ 1.5× a fresh tab's | 0.00 MB | 0.00 MB | 1.45× | met |",
 		"| 7 | drop lab's full scan ≥ 50% of a plain memory read (native) | 4.00 GB/s | 10.00 GB/s | 0.40× | **missed** |",
 		"| 7 | mapping-table lookup ≥ 2× a Go map's (native) | 20.0 ns | 50.0 ns | 2.50× faster | met |",

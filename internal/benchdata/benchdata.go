@@ -36,6 +36,9 @@ type Load struct {
 	// click on its still's Play button to the first frame; empty for a host page.
 	MS   []float64 `json:"ms"`
 	WASM []float64 `json:"wasm"` // bytes of .wasm transferred, one per run
+	// LongestTask is the longest main-thread task (Long Tasks API) from navigation to a
+	// second after the first frame, one per run; 0 when none passed 50 ms. First views only.
+	LongestTask []float64 `json:"longestTask,omitempty"`
 	// PlayedBytes and PlayedWASM are an embed's bytes once played, one per run.
 	PlayedBytes []float64 `json:"playedBytes,omitempty"`
 	PlayedWASM  []float64 `json:"playedWasm,omitempty"`
