@@ -217,25 +217,38 @@ func TestLargePoolIsBuiltOverFrames(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p := openPage(t, "/?lab="+name+"&shared_buffers=128MB&play=0")
 			small := eval[float64](p, `bufferscope.stats().nbuffers`)
-			// Frames drawn and labels shown while the build is under way.
+			// Frames drawn and labels shown while the build is under way. Armed (cancelAt),
+			// the same frame loop presses Cancel in the first frame that shows the build's
+			// progress and notes the buffers in force then: a build takes only a few frames
+			// on a fast machine, too few to be sure that a click sent from here would land
+			// before it ends.
 			count := func() {
 				eval[bool](p, `(window.during = {frames: 0, said: []}, (function count() {
-					const j = bufferscope.stats().time.job;
+					const j = bufferscope.stats().time.job, cancel = document.querySelector("#progress-cancel");
 					if (j && j.kind === "build") {
 						during.frames++;
 						if (!document.querySelector("#progress").hidden) during.said.push(document.querySelector("#progress-text").textContent);
+						if (window.cancelAt === null && j.done > 0 && !cancel.hidden) {
+							window.cancelAt = bufferscope.stats().nbuffers;
+							cancel.click();
+						}
 					}
 					requestAnimationFrame(count);
 				})(), true)`)
 			}
+			// cancelled arms the loop, lets start begin a build and waits for the loop to
+			// have pressed Cancel; it returns the buffers in force when it did.
+			cancelled := func(what string, start func()) float64 {
+				t.Helper()
+				eval[bool](p, `(window.cancelAt = null, true)`)
+				start()
+				return waitJS[float64](p, waitTimeout, what+": the build to show its progress and Cancel to be pressed",
+					`window.cancelAt !== null && window.cancelAt`)
+			}
 			count()
-			p.choose("#p-shared_buffers", size)
-			waitJS[bool](p, waitTimeout, "the build to show its progress",
-				`(j => Boolean(j && j.kind === "build" && j.done > 0))(bufferscope.stats().time.job) && !document.querySelector("#progress-cancel").hidden`)
-			if got := eval[float64](p, `bufferscope.stats().nbuffers`); got != small {
+			if got := cancelled("chosen in the form", func() { p.choose("#p-shared_buffers", size) }); got != small {
 				t.Errorf("while building, the run in force has %v buffers, want the %v it had", got, small)
 			}
-			p.click("#progress-cancel")
 			waitJS[bool](p, waitTimeout, "Cancel to stop the build and take the band away",
 				`!bufferscope.stats().time.job && document.querySelector("#progress").hidden`)
 			if got, form := eval[float64](p, `bufferscope.stats().nbuffers`), eval[string](p, `document.querySelector("#p-shared_buffers").value`); got != small || form != "128MB" {
@@ -279,9 +292,7 @@ func TestLargePoolIsBuiltOverFrames(t *testing.T) {
 			built("back to free play")
 			// Cancelled there, the lab stays at its defaults, which stood in while it was built.
 			toDrop()
-			p.click("#lab-free")
-			waitJS[bool](p, waitTimeout, "the build in free play", `(j => Boolean(j && j.kind === "build"))(bufferscope.stats().time.job)`)
-			p.click("#progress-cancel")
+			cancelled("back to free play", func() { p.click("#lab-free") })
 			waitJS[bool](p, waitTimeout, "Cancel to leave free play at its defaults",
 				`!bufferscope.stats().time.job && bufferscope.stats().sharedBuffers === "128MB" && document.querySelector("#p-shared_buffers").value === "128MB" && document.querySelector("#progress").hidden`)
 		})
