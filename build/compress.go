@@ -15,10 +15,10 @@ import (
 )
 
 // compressible are the extensions of the files that get .gz and .br
-// variants: text, and the wasm module.
+// variants: text, the wasm modules and the real PostgreSQL's file system image (.data).
 var compressible = map[string]bool{
 	".html": true, ".css": true, ".js": true, ".mjs": true, ".json": true, ".svg": true,
-	".txt": true, ".xml": true, ".csv": true, ".wasm": true,
+	".txt": true, ".xml": true, ".csv": true, ".wasm": true, ".data": true,
 }
 
 // compressAll sets the gzip (level 9) and brotli (quality q) variants of the

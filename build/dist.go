@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -19,7 +20,8 @@ type distOptions struct {
 	site, out     string
 	docs          string
 	brotliQuality int
-	testHooks     bool // build the test hooks in (serve -test-hooks only)
+	testHooks     bool   // build the test hooks in (serve -test-hooks only)
+	pgliteCache   string // where the real PostgreSQL's package is kept; "" builds without it
 }
 
 func addDistFlags(fs *flag.FlagSet) *distOptions {
@@ -27,6 +29,7 @@ func addDistFlags(fs *flag.FlagSet) *distOptions {
 	fs.StringVar(&o.site, "site", "site", "directory of the site's HTML, CSS, JS and static files")
 	fs.StringVar(&o.docs, "docs", "docs", "directory of the documents the site also serves as pages (embed.md); none when it does not exist")
 	fs.StringVar(&o.out, "out", "dist", "output directory, replaced as a whole")
+	fs.StringVar(&o.pgliteCache, "pglite-cache", ".cache/pglite", "folder that keeps the pinned PGlite package (the real PostgreSQL 18 panel), fetched when missing; empty builds without it")
 	fs.IntVar(&o.brotliQuality, "brotli-quality", 9, "brotli quality of the .br files, 0-11; 10 and 11 take ~10x longer on the wasm for ~10% less")
 	return o
 }
@@ -102,6 +105,18 @@ func dist(o distOptions, w io.Writer) (headerRules, error) {
 		return c
 	}
 	appc, workerc := compile(appPackage, "bufferscope.wasm"), compile(workerPackage, "worker.wasm")
+	pglitec := make(chan *pglitePkg, 1)
+	go func() {
+		if o.pgliteCache == "" {
+			pglitec <- nil
+			return
+		}
+		p, err := loadPGlite(context.Background(), o.pgliteCache)
+		if err != nil {
+			fmt.Fprintf(w, "real PostgreSQL: %v\nreal PostgreSQL: the site builds without it, and its panel says so\n", err)
+		}
+		pglitec <- p
+	}()
 	barec := make(chan result, 1)
 	if o.testHooks {
 		barec = compile(barePackage, "bare.wasm")
@@ -117,13 +132,13 @@ func dist(o distOptions, w io.Writer) (headerRules, error) {
 		execJS, err = wasmExecJS()
 	}
 	// Wait for both builds even after an error, so that go build is done with tmp.
-	app, worker, bare := <-appc, <-workerc, <-barec
+	app, worker, bare, pglite := <-appc, <-workerc, <-barec, <-pglitec
 	for _, e := range []error{err, app.err, worker.err, bare.err} {
 		if e != nil {
 			return nil, e
 		}
 	}
-	assets, err := s.build(code{app: app.data, worker: worker.data, exec: execJS, testHooks: o.testHooks})
+	assets, err := s.build(code{app: app.data, worker: worker.data, exec: execJS, testHooks: o.testHooks, pglite: pglite})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"path"
 	"slices"
 	"strings"
 
@@ -207,8 +208,10 @@ func (rs headerRules) checkSite(files []string) error {
 				problems = append(problems, fmt.Sprintf("%s: page %s has no frame-ancestors in its Content-Security-Policy, so any site may frame it: add frame-ancestors 'self' (or * for a page made to be embedded)", netlifyConfig, p))
 			}
 		}
-		if strings.HasPrefix(p, "/"+workerDir+"/") && h.Get("Content-Security-Policy") == "" {
-			problems = append(problems, fmt.Sprintf("%s: worker script %s has no Content-Security-Policy: add a [[headers]] block for %q", netlifyConfig, p, "/"+workerDir+"/*"))
+		for _, dir := range []string{workerDir, pgliteDir} {
+			if strings.HasPrefix(p, "/"+dir+"/") && path.Ext(p) == ".js" && h.Get("Content-Security-Policy") == "" {
+				problems = append(problems, fmt.Sprintf("%s: worker script %s has no Content-Security-Policy: add a [[headers]] block for %q", netlifyConfig, p, "/"+dir+"/*"))
+			}
 		}
 		if p == "/"+serviceWorkerPath {
 			if h.Get("Content-Security-Policy") == "" {

@@ -360,7 +360,9 @@ func rulesAndSite(t *testing.T) (headerRules, []*asset) {
 		t.Fatal(err)
 	}
 	s.docs = "../docs"
-	assets, err := s.build(fakeCode)
+	c := fakeCode
+	c.pglite = fakePGlite(t) // as a build that could fetch it
+	assets, err := s.build(c)
 	if err != nil {
 		t.Fatal(err)
 	}

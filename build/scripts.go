@@ -19,6 +19,12 @@ import (
 // usual: relative paths (the vendored libraries under site/vendor/) and bare names from
 // node_modules directories, including the one at the repository root; none needs to exist.
 func bundleScripts(siteDir string, entries []string, defines map[string]string) (map[string][]byte, error) {
+	return bundle(siteDir, entries, defines, api.FormatIIFE, nil, nil)
+}
+
+// bundle is bundleScripts in the given format, resolving bare names in nodePaths too, with
+// esbuild's plugins.
+func bundle(siteDir string, entries []string, defines map[string]string, format api.Format, nodePaths []string, plugins []api.Plugin) (map[string][]byte, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
@@ -41,11 +47,12 @@ func bundleScripts(siteDir string, entries []string, defines map[string]string) 
 		MinifyWhitespace:  true,
 		MinifyIdentifiers: true,
 		MinifySyntax:      true,
-		Format:            api.FormatIIFE,
+		Format:            format,
 		Target:            api.ES2020,
 		Platform:          api.PlatformBrowser,
 		Define:            defines,
-		NodePaths:         []string{filepath.Join(cwd, "node_modules")},
+		NodePaths:         append([]string{filepath.Join(cwd, "node_modules")}, nodePaths...),
+		Plugins:           plugins,
 		AbsWorkingDir:     cwd,
 		Outbase:           dir, // so each output is named by its entry: js/main.js
 		Outdir:            outdir,

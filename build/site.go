@@ -123,7 +123,8 @@ var (
 // Web Worker's, and Go's wasm_exec.js, which starts either.
 type code struct {
 	app, worker, exec []byte
-	testHooks         bool // app and worker were compiled with the test hooks
+	testHooks         bool       // app and worker were compiled with the test hooks
+	pglite            *pglitePkg // the real PostgreSQL of the "Real PostgreSQL 18" panel; nil when this build has none
 }
 
 // build turns the site and its compiled code into the files of dist: hashed
@@ -162,10 +163,15 @@ func (s *site) build(c code) ([]*asset, error) {
 	if len(workers) == 2 {
 		urls["__WORKER_URL__"], urls["__WORKER_WASM_URL__"] = workers[0].path, workers[1].path
 	}
+	pglite, pgliteJSON, err := s.buildPGlite(c.pglite, c.testHooks)
+	if err != nil {
+		return nil, err
+	}
 	stills, raw, err := buildStills()
 	if err != nil {
 		return nil, err
 	}
+	raw["__PGLITE__"] = pgliteJSON
 	scripts, err := s.buildScripts(urls, raw, c.testHooks, refs)
 	if err != nil {
 		return nil, err
@@ -186,7 +192,7 @@ func (s *site) build(c code) ([]*asset, error) {
 		}
 		pages = append(pages, &asset{path: p.path, data: min})
 	}
-	out = slices.Concat(out, styles, workers, stills, scripts, pages, s.static)
+	out = slices.Concat(out, styles, workers, pglite, stills, scripts, pages, s.static)
 	sw, err := s.buildServiceWorker(out)
 	if err != nil {
 		return nil, err
@@ -239,6 +245,9 @@ func (s *site) buildServiceWorker(built []*asset) ([]*asset, error) {
 	for _, a := range built {
 		if !strings.HasPrefix(a.path, assetDir+"/") && path.Ext(a.path) != ".html" {
 			continue
+		}
+		if strings.HasPrefix(a.path, pgliteDir+"/") {
+			continue // fetched only when a reader opens the real PostgreSQL, and cached then
 		}
 		files = append(files, a.path)
 	}

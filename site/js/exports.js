@@ -277,9 +277,17 @@ export class ExportCard {
 }
 
 // SQLPanel shows, beside each lab, the SQL that shows the same effect on a real server: the
-// page module's sql ({intro, blocks: [{title, note, code}]}, or a function of the settings
-// that returns one), each block with a copy button.
+// page module's sql ({intro, blocks: [{title, note, code, real}]}, or a function of the settings
+// that returns one), each block with a copy button and, when the page has the real PostgreSQL
+// (real, a RealPanel), a button that runs it there. A block's real says how: absent, its code
+// runs as written; {code, note}, that variant runs instead (a second session's statement made
+// by the same one), the note saying what differs; {reason}, it needs what that single backend
+// lacks, and the block says so instead of offering to run.
 export class SQLPanel {
+  constructor(real) {
+    this.real = real;
+  }
+
   show(sql, params) {
     const s = typeof sql === 'function' ? sql(params || {}) : sql;
     const card = $('sql-card');
@@ -321,12 +329,30 @@ export class SQLPanel {
         }
         setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
       });
-      head.append(h, copy);
+      const actions = document.createElement('div');
+      actions.append(copy);
+      if (this.real && this.real.available && !(b.real && b.real.reason)) {
+        const run = document.createElement('button');
+        run.type = 'button';
+        run.className = 'small-button run-real';
+        run.textContent = 'Run in PostgreSQL 18';
+        run.setAttribute('aria-describedby', h.id);
+        run.addEventListener('click', () => this.real.run(b.real && b.real.code ? b.real.code.trim() : code.textContent));
+        actions.append(run);
+      }
+      head.append(h, actions);
       div.append(head);
       if (b.note) {
         const p = document.createElement('p');
         p.className = 'muted small';
         p.textContent = b.note;
+        div.append(p);
+      }
+      const realNote = b.real && (b.real.reason ? `Not runnable in the page's PostgreSQL 18: ${b.real.reason}` : b.real.note);
+      if (this.real && this.real.available && realNote) {
+        const p = document.createElement('p');
+        p.className = 'muted small';
+        p.textContent = realNote;
         div.append(p);
       }
       div.append(pre);

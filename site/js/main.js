@@ -8,6 +8,7 @@ import * as theme from './theme.js';
 import * as legend from './legend.js';
 import { Counters, showView } from './counters.js';
 import { ExportCard, SQLPanel } from './exports.js';
+import { RealPanel } from './realpg.js';
 import { Controls } from './controls.js';
 import { Playback } from './playback.js';
 import { Tooltip, Inspector, paneOf } from './inspect.js';
@@ -116,7 +117,8 @@ async function start() {
   const inspector = new Inspector(bs);
   const counters = new Counters();
   const exportCard = new ExportCard(bs);
-  const sqlPanel = new SQLPanel();
+  const realPanel = new RealPanel();
+  const sqlPanel = new SQLPanel(realPanel);
   const eventLog = new EventLog();
   let pointer = null; // last client point over the grid, for live tooltip updates
   let page = {};

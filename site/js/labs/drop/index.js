@@ -120,6 +120,7 @@ CHECKPOINT;`,
       code: `SET synchronous_commit = off;
 \\timing on
 SELECT format('DROP TABLE drop_t%s', i) FROM generate_series(0, 199) i \\gexec`,
+      real: { reason: 'it is psql\'s: \\timing and \\gexec are psql commands, and each drop must be its own transaction, timed by the client.' },
     },
     {
       title: 'In recovery: TRUNCATE replayed by a lookup per block',
@@ -129,6 +130,7 @@ SELECT format('DROP TABLE drop_t%s', i) FROM generate_series(0, 199) i \\gexec`,
 --   pg_ctl -D "$PGDATA" -m immediate stop
 --   pg_ctl -D "$PGDATA" -l "$PGDATA/pg.log" -w start
 --   grep -E 'redo (starts|done)' "$PGDATA/pg.log"`,
+      real: { reason: 'the replay needs a server to crash and start again, and its log.' },
     },
     {
       title: 'The pages a drop must find',

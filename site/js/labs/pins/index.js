@@ -71,6 +71,15 @@ function draw(c) {
 
 // SQL is what a reader runs on a real server to see this lab's effect: the statements the
 // fidelity harness runs (fidelity/lpdead.go), in psql, and a pgbench load like the lab's.
+// leaf is the experiment's table: one leaf page whose 100 middle entries point at deleted
+// rows, with plain index scans forced.
+const leaf = (name) => `CREATE TABLE ${name} (id int PRIMARY KEY, filler text) WITH (autovacuum_enabled = off);
+INSERT INTO ${name} SELECT g, repeat('x', 400) FROM generate_series(1, 200) g;
+VACUUM ANALYZE ${name};
+DELETE FROM ${name} WHERE id BETWEEN 50 AND 149;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;`;
+
 const SQL = {
   intro: 'make fidelity runs the first three on real servers of PostgreSQL 13 to 18 (pageinspect, autovacuum off); docs/fidelity.md sets its counts beside the simulation\'s. The last is a load like the lab\'s, not run by the harness.',
   blocks: [
@@ -78,12 +87,7 @@ const SQL = {
       title: 'Hints set by an index scan',
       note: 'One leaf page (block 1 of the index) whose 100 middle entries point at deleted rows. After the index scan, bt_page_items shows them marked dead (LP_DEAD).',
       code: `CREATE EXTENSION pageinspect;
-CREATE TABLE lp_plain (id int PRIMARY KEY, filler text) WITH (autovacuum_enabled = off);
-INSERT INTO lp_plain SELECT g, repeat('x', 400) FROM generate_series(1, 200) g;
-VACUUM ANALYZE lp_plain;
-DELETE FROM lp_plain WHERE id BETWEEN 50 AND 149;
-SET enable_seqscan = off;
-SET enable_bitmapscan = off;
+${leaf('lp_plain')}
 SELECT filler FROM lp_plain WHERE id BETWEEN 1 AND 200 ORDER BY id;
 SELECT count(*) FROM bt_page_items('lp_plain_pkey', 1) WHERE dead;`,
     },
@@ -98,6 +102,19 @@ FETCH ALL FROM c;
 CLOSE c;
 COMMIT;
 SELECT count(*) FROM bt_page_items('lp_cursor_insert_pkey', 1) WHERE dead;`,
+      real: {
+        code: `CREATE EXTENSION IF NOT EXISTS pageinspect;
+${leaf('lp_cursor_insert')}
+BEGIN;
+DECLARE c CURSOR FOR SELECT filler FROM lp_cursor_insert WHERE id BETWEEN 1 AND 200 ORDER BY id;
+FETCH 5 FROM c;
+INSERT INTO lp_cursor_insert VALUES (201, 'new');
+FETCH ALL FROM c;
+CLOSE c;
+COMMIT;
+SELECT count(*) FROM bt_page_items('lp_cursor_insert_pkey', 1) WHERE dead;`,
+        note: 'The page\'s PostgreSQL has one session, so the panel makes the table and the insert comes from the same session, between the fetches: the leaf\'s LSN moves all the same.',
+      },
     },
     {
       title: 'VACUUM waiting for a pin',
@@ -111,6 +128,7 @@ VACUUM pin_ios;
 -- session 3
 SELECT pid, wait_event_type, wait_event, query
 FROM pg_stat_activity WHERE wait_event = 'BufferPin';`,
+      real: { reason: 'it needs three sessions at once.' },
     },
     {
       title: 'A load like the lab\'s: pgbench with Zipfian keys',
@@ -126,6 +144,7 @@ UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;
 -- shell:
 --   pgbench -i -s 10 bench
 --   pgbench -n -c 40 -j 4 -T 600 -P 5 -f select.sql@1 -f update.sql@1 bench`,
+      real: { reason: 'it is pgbench\'s, with 40 clients.' },
     },
   ],
 };

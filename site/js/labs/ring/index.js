@@ -225,12 +225,30 @@ CREATE TABLE ring_t (id int, filler text) WITH (autovacuum_enabled = off);
 INSERT INTO ring_t SELECT g, repeat('x', 100) FROM generate_series(1, 600000) g;
 DELETE FROM ring_t WHERE id % 5 = 0;
 CHECKPOINT;`,
+      real: {
+        code: `CREATE EXTENSION IF NOT EXISTS pg_buffercache;
+CREATE TABLE ring_t (id int, filler text) WITH (autovacuum_enabled = off);
+INSERT INTO ring_t SELECT g, repeat('x', 100) FROM generate_series(1, 600000) g;
+DELETE FROM ring_t WHERE id % 5 = 0;
+CHECKPOINT;
+SELECT buffers_evicted FROM pg_buffercache_evict_relation('ring_t');`,
+        note: 'The page\'s PostgreSQL cannot restart, so the panel empties the pool of the table with PostgreSQL 18\'s pg_buffercache_evict_relation instead. Filling the table takes a while in WebAssembly.',
+      },
     },
     {
       title: 'VACUUM through a ring of your choice',
       note: 'Read the counters below before and after: they count since the server started.',
       code: `SET vacuum_buffer_usage_limit = '256kB';
 VACUUM ring_t;`,
+      real: {
+        code: `CREATE SEQUENCE IF NOT EXISTS ring_slice;
+WITH s AS (SELECT nextval('ring_slice') % 49 AS k) DELETE FROM ring_t USING s WHERE ring_t.id % 49 = s.k;
+CHECKPOINT;
+SELECT buffers_evicted FROM pg_buffercache_evict_relation('ring_t');
+SET vacuum_buffer_usage_limit = '256kB';
+VACUUM ring_t;`,
+        note: 'In the panel each run first deletes a new slice of rows (so VACUUM has work on every page) and empties the pool of the table, as a restart would; change the limit and run it again.',
+      },
     },
     {
       title: 'What the ring did, in pg_stat_io',
@@ -247,6 +265,12 @@ WHERE backend_type = 'client backend' AND context = 'vacuum' AND object = 'relat
 FROM pg_stat_io WHERE object = 'wal';
 
 SELECT wal_sync FROM pg_stat_wal;`,
+      real: {
+        code: `SELECT coalesce(sum(fsyncs), 0)::bigint,
+       coalesce(sum(fsyncs) FILTER (WHERE backend_type = 'client backend'), 0)::bigint
+FROM pg_stat_io WHERE object = 'wal';`,
+        note: 'The page\'s PostgreSQL is 18, so the panel runs the first query; it has no WAL writer, so every flush is the backend\'s own.',
+      },
     },
     {
       title: 'What VACUUM left in shared buffers',

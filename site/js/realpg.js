@@ -1,0 +1,226 @@
+// The "Real PostgreSQL 18" panel: PostgreSQL itself, built for WebAssembly (PGlite), in a
+// module worker of its own (js/pglite/main.js), beside the simulation. Nothing of it loads with
+// the page: the reader starts it, sees what it fetches as it arrives, runs the lab's SQL or
+// their own, and closing the panel terminates the worker, whose memory goes with it.
+//
+// The build gives the page __PGLITE__: {worker, bytes, version}, the worker's URL and the bytes
+// it fetches, or null when the build could not fetch PGlite; the panel then says so.
+//
+// It is one backend without background processes: no second session, no WAL writer,
+// bgwriter or checkpointer of its own. A lab's SQL block that needs more than that says so
+// (real: false with a reason) and is not offered here.
+
+import { count } from './format.js';
+
+const $ = (id) => document.getElementById(id);
+const INFO = __PGLITE__;
+
+// mb is bytes in megabytes, as the panel tells the reader what a start costs.
+const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
+
+export class RealPanel {
+  constructor() {
+    this.worker = null;
+    this.ready = null; // a promise of the worker's ready message while it starts or runs
+    this.pending = new Map(); // id → {resolve, reject}
+    this.nextId = 1;
+    this.started = 0; // workers started, for the tests
+    const card = $('real-card');
+    if (!card) return; // a page without the panel
+    card.hidden = false;
+    if (!INFO) {
+      $('real-intro').textContent = 'Real mode is missing from this build: the build could not fetch the PGlite package (PostgreSQL 18 for WebAssembly). Run make serve again with the npm registry reachable to get it.';
+      $('real-start').hidden = true;
+      return;
+    }
+    $('real-start').textContent = `Start PostgreSQL 18 (downloads ${mb(INFO.bytes)})`;
+    $('real-start').title = 'The server, initdb and the file system image; less travels when the server compresses them.';
+    $('real-start').addEventListener('click', () => this.open().catch(() => {}));
+    $('real-close').addEventListener('click', () => this.close());
+    $('real-run').addEventListener('click', () => this.runEditor());
+    $('real-sql').addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        this.runEditor();
+      }
+    });
+  }
+
+  // available says whether this build has the real PostgreSQL.
+  get available() {
+    return !!INFO && !!$('real-card');
+  }
+
+  // open starts the worker, unless it runs already, and resolves once PostgreSQL is ready.
+  open() {
+    if (!this.available) return Promise.reject(new Error('Real mode is missing from this build.'));
+    if (this.ready) return this.ready;
+    this.started++;
+    const w = new Worker(new URL(INFO.worker, document.baseURI).href, { type: 'module' });
+    this.worker = w;
+    $('real-start').hidden = true;
+    $('real-close').hidden = false;
+    $('real-job').hidden = false;
+    $('real-status').textContent = `Downloading PostgreSQL 18 (${mb(INFO.bytes)})…`;
+    $('real-progress').value = 0;
+    this.ready = new Promise((resolve, reject) => {
+      w.onmessage = (e) => {
+        const m = e.data || {};
+        if (m.type === 'progress') {
+          this.progress(m);
+        } else if (m.type === 'ready') {
+          this.info = m;
+          this.showReady(m);
+          resolve(m);
+        } else if (m.type === 'failed') {
+          this.fail(`PostgreSQL 18 could not start: ${m.message}`);
+          reject(new Error(m.message));
+        } else if (m.type === 'result' || m.type === 'error') {
+          const p = this.pending.get(m.id);
+          if (!p) return;
+          this.pending.delete(m.id);
+          if (m.type === 'result') p.resolve(m);
+          else p.reject(Object.assign(new Error(m.error.message), { pg: m.error }));
+        }
+      };
+      w.onerror = (e) => {
+        e.preventDefault();
+        this.fail(`PostgreSQL 18's worker failed: ${e.message || 'an error in its script'}`);
+        reject(new Error(e.message || 'worker failed'));
+      };
+    });
+    w.postMessage({ type: 'start' });
+    return this.ready;
+  }
+
+  progress(m) {
+    const bar = $('real-progress');
+    if (m.what === 'downloading') {
+      bar.max = m.total;
+      bar.value = m.loaded;
+      $('real-status').textContent = `Downloading PostgreSQL 18: ${mb(m.loaded)} of ${mb(m.total)}`;
+    } else {
+      bar.removeAttribute('value'); // compiling and initdb: no fraction to show
+      $('real-status').textContent = m.what === 'downloaded' ? 'Downloaded; compiling…' : `${m.what[0].toUpperCase()}${m.what.slice(1)}…`;
+    }
+  }
+
+  showReady(m) {
+    $('real-job').hidden = true;
+    $('real-console').hidden = false;
+    const s = m.settings || {};
+    $('real-version').textContent = `${m.version}. shared_buffers ${s.shared_buffers}, vacuum_buffer_usage_limit ${s.vacuum_buffer_usage_limit}, io_combine_limit ${s.io_combine_limit}; started in ${(m.startMs / 1000).toFixed(1)} s.`;
+  }
+
+  fail(text) {
+    $('real-job').hidden = true;
+    $('real-error').hidden = false;
+    $('real-error').textContent = text;
+    this.terminate();
+    $('real-start').hidden = false;
+    $('real-close').hidden = true;
+  }
+
+  // close terminates the worker: PostgreSQL and its memory are gone; a new start runs initdb
+  // again.
+  close() {
+    this.terminate();
+    $('real-start').hidden = false;
+    $('real-close').hidden = true;
+    $('real-job').hidden = true;
+    $('real-console').hidden = true;
+    $('real-results').replaceChildren();
+    $('real-error').hidden = true;
+  }
+
+  terminate() {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.ready = null;
+    for (const p of this.pending.values()) p.reject(new Error('PostgreSQL 18 was closed'));
+    this.pending.clear();
+  }
+
+  // exec runs sql and resolves with the worker's result message; a PostgreSQL error rejects
+  // with err.pg, its fields as PostgreSQL words them.
+  async exec(sql) {
+    await this.open();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ type: 'exec', id, sql });
+    });
+  }
+
+  // run shows sql in the editor, opening the panel, and runs it.
+  async run(sql) {
+    $('real-card').scrollIntoView({ block: 'nearest' });
+    $('real-sql').value = sql;
+    try {
+      await this.open();
+    } catch {
+      return;
+    }
+    await this.runEditor();
+  }
+
+  async runEditor() {
+    const sql = $('real-sql').value;
+    if (!sql.trim()) return;
+    const run = $('real-run');
+    run.disabled = true;
+    $('real-error').hidden = true;
+    $('real-ran').textContent = 'Running…';
+    try {
+      const r = await this.exec(sql);
+      $('real-ran').textContent = `Ran in ${r.ms.toFixed(1)} ms (in WebAssembly on this device).`;
+      this.showResults(r.results);
+    } catch (err) {
+      $('real-ran').textContent = '';
+      $('real-results').replaceChildren();
+      this.showError(err);
+    } finally {
+      run.disabled = false;
+    }
+  }
+
+  showError(err) {
+    const e = err.pg || { message: String(err.message || err), severity: 'ERROR' };
+    const lines = [`${e.severity || 'ERROR'}:  ${e.message}`];
+    if (e.detail) lines.push(`DETAIL:  ${e.detail}`);
+    if (e.hint) lines.push(`HINT:  ${e.hint}`);
+    if (e.code) lines.push(`SQLSTATE: ${e.code}${e.position ? `, at character ${e.position}` : ''}`);
+    const box = $('real-error');
+    box.hidden = false;
+    box.textContent = lines.join('\n');
+  }
+
+  showResults(results) {
+    const out = [];
+    for (const r of results) {
+      if (!r.fields.length) continue; // a statement without rows (CREATE, SET, VACUUM)
+      const wrap = document.createElement('div');
+      wrap.className = 'table-wrap';
+      const table = document.createElement('table');
+      const head = table.createTHead().insertRow();
+      for (const f of r.fields) {
+        const th = document.createElement('th');
+        th.scope = 'col';
+        th.textContent = f;
+        head.append(th);
+      }
+      const body = table.createTBody();
+      for (const row of r.rows) {
+        const tr = body.insertRow();
+        for (const v of row) tr.insertCell().textContent = v === null ? 'NULL' : String(v);
+      }
+      const caption = table.createCaption();
+      caption.textContent = r.rowCount > r.rows.length
+        ? `${count(r.rowCount)} rows; the first ${count(r.rows.length)} shown`
+        : `${count(r.rowCount)} row${r.rowCount === 1 ? '' : 's'}`;
+      wrap.append(table);
+      out.push(wrap);
+    }
+    $('real-results').replaceChildren(...out);
+  }
+}
