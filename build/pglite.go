@@ -261,12 +261,7 @@ func (s *site) buildPGlite(p *pglitePkg, testHooks bool) ([]*asset, string, erro
 			out = append(out, &asset{path: pgliteDir + "/LICENSE.txt", data: data})
 			continue
 		}
-		name := path.Base(f.name)
-		ext := path.Ext(name)
-		if strings.HasSuffix(name, ".tar.gz") {
-			ext = ".tar.gz"
-		}
-		a := &asset{path: pgliteDir + "/" + hashedName(strings.TrimSuffix(name, ext), ext, data), data: data}
+		a := hashedAsset(pgliteDir, path.Base(f.name), data)
 		out = append(out, a)
 		files[f.key] = file{path.Base(a.path), len(data)}
 	}

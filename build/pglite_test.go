@@ -194,9 +194,6 @@ func TestSiteBuildWithPGlite(t *testing.T) {
 			continue
 		}
 		ext := filepath.Ext(base)
-		if strings.HasSuffix(base, ".tar.gz") {
-			ext = ".tar.gz"
-		}
 		name := hashedName(strings.TrimSuffix(base, ext), ext, []byte("contents of "+f.name))
 		if got[pgliteDir+"/"+name] != "contents of "+f.name {
 			t.Errorf("%s is not served as %s/%s", f.name, pgliteDir, name)

@@ -24,7 +24,6 @@ export class RealPanel {
     this.ready = null; // a promise of the worker's ready message while it starts or runs
     this.pending = new Map(); // id → {resolve, reject}
     this.nextId = 1;
-    this.started = 0; // workers started, for the tests
     const card = $('real-card');
     if (!card) return; // a page without the panel
     card.hidden = false;
@@ -55,7 +54,6 @@ export class RealPanel {
   open() {
     if (!this.available) return Promise.reject(new Error('Real mode is missing from this build.'));
     if (this.ready) return this.ready;
-    this.started++;
     const w = new Worker(new URL(INFO.worker, document.baseURI).href, { type: 'module' });
     this.worker = w;
     $('real-start').hidden = true;
@@ -69,7 +67,6 @@ export class RealPanel {
         if (m.type === 'progress') {
           this.progress(m);
         } else if (m.type === 'ready') {
-          this.info = m;
           this.showReady(m);
           resolve(m);
         } else if (m.type === 'failed') {

@@ -10,7 +10,6 @@
 // Messages from the page:
 //   {type: 'start'}                 fetch, compile, initdb and start; answers progress, then ready
 //   {type: 'exec', id, sql}         run one or more statements; answers result or error
-//   {type: 'buffers', id}           pg_buffercache's rows for the grid; answers result or error
 // Messages to the page:
 //   {type: 'progress', loaded, total, what}
 //   {type: 'ready', version, settings, startMs, bytes}
@@ -182,21 +181,6 @@ async function exec(id, sql) {
   });
 }
 
-// BUFFERS is the pool as pg_buffercache shows it, each buffer with the relation it holds.
-const BUFFERS = `SELECT b.bufferid, b.relfilenode, b.relforknumber, b.relblocknumber,
-  b.isdirty, b.usagecount, b.pinning_backends,
-  coalesce(c.relname, CASE WHEN b.relfilenode IS NULL THEN NULL ELSE 'filenode ' || b.relfilenode END) AS relname
-FROM pg_buffercache b
-LEFT JOIN pg_class c ON c.relfilenode = b.relfilenode
-  AND b.reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
-ORDER BY b.bufferid`;
-
-async function buffers(id) {
-  await db.exec('CREATE EXTENSION IF NOT EXISTS pg_buffercache');
-  const r = await db.query(BUFFERS, [], { rowMode: 'array' });
-  postMessage({ type: 'result', id, results: [{ fields: r.fields.map((f) => f.name), rows: r.rows.map((row) => row.map(plain)), rowCount: r.rows.length }] });
-}
-
 let starting = null;
 
 self.onmessage = async (e) => {
@@ -210,19 +194,15 @@ self.onmessage = async (e) => {
     }
     return;
   }
-  if (m.type !== 'exec' && m.type !== 'buffers') return;
+  if (m.type !== 'exec') return;
   const id = m.id;
   if (!db) {
     postMessage({ type: 'error', id, error: describe(new Error('PostgreSQL has not started yet')) });
     return;
   }
   try {
-    if (m.type === 'exec') {
-      if (typeof m.sql !== 'string' || m.sql.length > 1 << 20) throw new Error('The SQL must be text of at most 1 MB');
-      await exec(id, m.sql);
-    } else {
-      await buffers(id);
-    }
+    if (typeof m.sql !== 'string' || m.sql.length > 1 << 20) throw new Error('The SQL must be text of at most 1 MB');
+    await exec(id, m.sql);
   } catch (err) {
     postMessage({ type: 'error', id, error: describe(err) });
   }
