@@ -266,8 +266,11 @@ func TestLargePoolIsBuiltOverFrames(t *testing.T) {
 				d := eval[map[string]any](p, `(d => (window.during = {frames: 0, said: []}, d))(during)`)
 				frames, _ := d["frames"].(float64)
 				said, _ := d["said"].([]any)
-				if frames < 2 {
-					t.Errorf("%s: %v frames were drawn while the pool was built; the page stood still", how, frames)
+				// A frame that saw the build under way shows that it went on across frames: a
+				// build done in one task would start and end between two frames. How many
+				// frames it spans is the machine's speed (one on a fast one), so that is not asked.
+				if frames < 1 {
+					t.Errorf("%s: no frame was drawn while the pool was built; the page stood still", how)
 				}
 				if len(said) == 0 || !strings.HasPrefix(fmt.Sprint(said[len(said)-1]), "Building a pool of "+size+": ") {
 					t.Errorf("%s: the band said %q, want \"Building a pool of %s: …\"", how, said, size)

@@ -119,7 +119,8 @@ type bridge struct {
 // version is the app's version, shown in the page footer and in bug reports.
 const version = "0.1.0"
 
-// notifyEvery is how many ticks pass between subscriber notifications: 10 per second.
+// notifyEvery is how many frames pass between subscriber notifications: 10 per second at
+// 60 frames a second.
 const notifyEvery = app.TicksPerSecond / 10
 
 type method struct {

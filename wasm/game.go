@@ -78,7 +78,7 @@ func newGame(a *app.App) *game {
 	return g
 }
 
-// Update runs once per tick (60 per second). A panic in the simulation or the painter is
+// Update runs once per frame the browser draws (SyncWithFPS, main.go). A panic in the simulation or the painter is
 // recovered and reported as a crash (crash_js.go), and Update then returns errCrashed, which
 // ends Ebiten's game loop instead of the Go program: the bridge goes on answering.
 func (g *game) Update() (err error) {
@@ -97,9 +97,9 @@ func (g *game) Update() (err error) {
 	a.Resize(g.w, g.h)
 	a.Tick(t0)
 	t1 := time.Now()
-	// Paint only once the last paint has been drawn: when the browser draws fewer frames than
-	// there are ticks (a slow device, software GL), Ebiten runs several Updates per Draw, and
-	// the pixels of all but the last would never be seen. The tracker keeps what changed.
+	// Paint only once the last paint has been drawn: should Ebiten run an Update without a
+	// Draw after it, the pixels of the first paint would never be seen. The tracker keeps
+	// what changed.
 	if !g.fresh && a.Paint() {
 		g.upload()
 		g.fresh = true

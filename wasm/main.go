@@ -34,6 +34,10 @@ func main() {
 	g.bridge = installBridge(a, findHost())
 	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetRunnableOnUnfocused(true)
+	// One Update per frame drawn: at a fixed 60 TPS Ebiten catches up after a slow frame with
+	// up to four Updates in one frame, each with its own StepBudget of simulation or build,
+	// so a slow frame made the next one slower. Tick measures the time since the last one.
+	ebiten.SetTPS(ebiten.SyncWithFPS)
 	err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{ScreenTransparent: true})
 	switch {
 	case errors.Is(err, errCrashed):

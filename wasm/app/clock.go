@@ -2,7 +2,8 @@ package app
 
 import "time"
 
-// TicksPerSecond is Ebiten's default TPS, which the app keeps.
+// TicksPerSecond is the app's clock: Tick counts the time since the last one in ticks of a
+// sixtieth of a second, whatever the browser's frame rate.
 const TicksPerSecond = 60
 
 // StepBudget is the wall time one tick may spend on simulation steps, leaving the rest of a
