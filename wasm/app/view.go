@@ -47,6 +47,10 @@ type paneView struct {
 	// Banded repainting of views larger than the paint budget.
 	band int // next canvas row to repaint
 	owed int // canvas rows still to repaint before the bands have caught up
+
+	// filling: the codes of a freshly built large pool are being refreshed a fillBudget at
+	// a time (Tracker.Start); the pane shows what it showed until they are all in.
+	filling bool
 }
 
 // Budgets that keep a frame short however large the pool: how many buffers a frame may
@@ -56,6 +60,9 @@ const (
 	refreshBudget = 1 << 17
 	paintBudget   = 1 << 19
 	rowsBudget    = 1 << 21 // the repaint of the rows a lab that changes runs of buffers changed
+	// fillBudget is a frame's share of the first refresh of a pool larger than it, which
+	// attach leaves to the frames that follow: 100GB is in within 25 frames.
+	fillBudget = 1 << 19
 )
 
 func (v *view) init() {
@@ -92,7 +99,11 @@ func (v *view) attach(run lab.Run, legend lab.Legend, opts labview.Options) {
 	v.setLegend(legend, len(run.Sim().Relations()))
 	for i := range v.panes {
 		pv := &v.panes[i]
-		pv.tracker.Reset(pv.sim, n, pv.sim.Pool.ClockHand())
+		if pv.filling = n*len(v.panes) > fillBudget; pv.filling {
+			pv.tracker.Start(pv.sim, n, pv.sim.Pool.ClockHand())
+		} else {
+			pv.tracker.Reset(pv.sim, n, pv.sim.Pool.ClockHand())
+		}
 	}
 	v.overlay.Reset()
 	v.hilite, v.hpane = -1, 0
@@ -225,7 +236,11 @@ func (v *view) tick(ticks int) {
 	for i := range v.panes {
 		pv := &v.panes[i]
 		pv.flashes.Age(ticks)
-		pv.tracker.Sync(pv.sim, pv.sim.Pool.ClockHand(), budget)
+		b := budget
+		if pv.filling {
+			b = fillBudget / len(v.panes)
+		}
+		pv.tracker.Sync(pv.sim, pv.sim.Pool.ClockHand(), b)
 	}
 }
 
@@ -312,12 +327,20 @@ func (v *view) paint() bool {
 // paintPane repaints what changed in pane i of n since the last frame and reports whether
 // any pixel changed. While the visible part of the pool fits the pane's share of the paint
 // budget, the painter repaints just the cells that changed. A larger view — a 20 or 100 GB
-// pool seen whole — is repainted in full when it first appears, then a band of rows per
-// frame while the pool changes, plus the rows the clock hand left and entered.
+// pool seen whole — is painted a band of rows per frame: from the top when it first appears
+// (a freshly built one once its codes are all in), then while the pool changes, plus the
+// rows the clock hand left and entered.
 func (v *view) paintPane(i, n int) bool {
 	pv := &v.panes[i]
 	if len(pv.tracker.Codes) == 0 {
 		return false
+	}
+	if pv.filling {
+		if pv.tracker.Pending() {
+			return false
+		}
+		// All in: the frames that follow paint the pane afresh, a band at a time.
+		pv.filling = false
 	}
 	pBudget, rBudget := paintBudget/n, rowsBudget/n
 	f := v.frame(i, pv.sim.Pool.ClockHand())
@@ -326,12 +349,13 @@ func (v *view) paintPane(i, n int) bool {
 	if first, end := v.layout.VisibleBuffers(); end-first <= pBudget {
 		return pv.painter.Update(&f)
 	}
-	if !pv.painter.Fresh(&f) {
-		pv.painter.Paint(&f)
-		pv.band, pv.owed = 0, 0
-		return true
-	}
 	_, h := v.paneSize()
+	if !pv.painter.Fresh(&f) {
+		// Too large to paint in one frame (100GB takes a third of a second): the bands
+		// below paint it afresh from the top, over what the pane showed.
+		pv.painter.Begin(&f)
+		pv.band, pv.owed, changed = 0, h, false
+	}
 	painted := false
 	if changed && v.opts.Runs && from < to {
 		// A lab that changes the pool in runs changes it where its scenario is: repaint

@@ -140,6 +140,22 @@ func (p *Painter) Paint(f *Frame) {
 	p.remember(f, theme)
 }
 
+// Begin takes up f's geometry, theme and marks as Paint does, but paints no pixel: a view
+// too large to paint in one frame starts with it and paints it in bands (PaintRows), frame
+// by frame. Until the bands reach them the pixels show what they showed, or nothing when
+// the size changed.
+func (p *Painter) Begin(f *Frame) {
+	resized := p.w != f.Layout.W || p.h != f.Layout.H
+	theme := p.prepare(f)
+	if resized {
+		clear(p.px)
+		p.full, p.damage = true, p.damage[:0]
+	}
+	// Not its cells: copying 100GB's codes takes longer than a frame, and only Update,
+	// for views small enough to paint at once, compares with them.
+	p.rememberFrame(f, theme)
+}
+
 // PaintRows repaints canvas rows [y0, y1) and leaves the others as they are, so a large pool
 // can be repainted a band at a time.
 func (p *Painter) PaintRows(f *Frame, y0, y1 int) {
@@ -187,8 +203,7 @@ func (p *Painter) paint(f *Frame, r Rect) {
 
 // remember records what a full paint of f showed.
 func (p *Painter) remember(f *Frame, theme *Theme) {
-	p.sig = f.signature(theme)
-	p.hand, p.highlight = f.Hand, f.Highlight
+	p.rememberFrame(f, theme)
 	first, end := f.Layout.VisibleBuffers()
 	end = min(end, len(f.Codes))
 	first = min(first, end)
@@ -199,7 +214,6 @@ func (p *Painter) remember(f *Frame, theme *Theme) {
 	}
 	p.shown, p.shownFlash, p.shownFirst = p.shown[:n], p.shownFlash[:n], first
 	copy(p.shown, f.Codes[first:end])
-	p.rememberInset(f)
 	if fl := f.flashes(); fl != nil {
 		for i, v := range fl.left[first:end] {
 			p.shownFlash[i] = flashKey(v)
@@ -207,6 +221,15 @@ func (p *Painter) remember(f *Frame, theme *Theme) {
 	} else {
 		clear(p.shownFlash)
 	}
+}
+
+// rememberFrame records the geometry, theme and marks a paint of f showed, but not its
+// cells: Update, finding none, paints all of them.
+func (p *Painter) rememberFrame(f *Frame, theme *Theme) {
+	p.sig = f.signature(theme)
+	p.hand, p.highlight = f.Hand, f.Highlight
+	p.shown, p.shownFlash, p.shownFirst = p.shown[:0], p.shownFlash[:0], -1
+	p.rememberInset(f)
 	p.valid = true
 }
 

@@ -210,6 +210,46 @@ func TestPaintRowsOnlyTouchesItsBand(t *testing.T) {
 	}
 }
 
+// TestBeginThenBandsMatchAFullPaint: a large view started with Begin and painted band by
+// band, top to bottom, ends as the same picture as one full paint; before the bands reach
+// them the pixels keep what they showed, and a resize clears them.
+func TestBeginThenBandsMatchAFullPaint(t *testing.T) {
+	const w, h = 600, 400
+	f := frameOf(2621440, w, h, testLight)
+	for i := range f.Codes {
+		f.Codes[i] = MakeCode(i%4, i%6, i%7 == 0, false)
+	}
+	f.Hand, f.Highlight = 1000, 2000
+	var want Painter
+	want.Paint(f)
+
+	var p Painter
+	p.Paint(frameOf(2621440, w, h, testDark))
+	old := append([]byte(nil), p.Bytes()...)
+	p.Begin(f)
+	if string(p.Bytes()) != string(old) {
+		t.Fatal("Begin at the same size repainted pixels")
+	}
+	if !p.Fresh(f) {
+		t.Fatal("after Begin the painter is not fresh for the frame, so its bands would not be kept")
+	}
+	for y := 0; y < h; y += 37 {
+		p.PaintRows(f, y, y+37)
+	}
+	if string(p.Bytes()) != string(want.Bytes()) {
+		t.Error("Begin and bands over every row differ from a full paint")
+	}
+
+	var q Painter
+	q.Paint(frameOf(2621440, w+10, h, testDark))
+	q.Begin(f)
+	for i, b := range q.Bytes() {
+		if b != 0 {
+			t.Fatalf("after Begin at a new size byte %d is %d, want cleared", i, b)
+		}
+	}
+}
+
 func TestPaintDoesNotAllocate(t *testing.T) {
 	for _, n := range []int{16384, 2621440} {
 		f := frameOf(n, 800, 600, testDark)

@@ -43,16 +43,26 @@ func (t *Tracker) SetRelMap(m []int32) { t.r.RelMap = m }
 
 // Reset sizes the codes for the simulation and refreshes all of them.
 func (t *Tracker) Reset(s Tracked, nbuffers, hand int) {
+	t.Start(s, nbuffers, hand)
+	t.r.RefreshAll(s, t.Codes)
+	t.stale, t.cursor, t.changed = false, 0, true
+	t.lo, t.hi = 0, nbuffers
+}
+
+// Start sizes the codes for the simulation, as Reset does, but leaves their refresh to the
+// Syncs that follow, a budget at a time (Pending until it is done): refreshing a 100 GB
+// pool at once holds the page for half a second.
+func (t *Tracker) Start(s Tracked, nbuffers, hand int) {
 	if cap(t.Codes) >= nbuffers {
 		t.Codes = t.Codes[:nbuffers]
+		clear(t.Codes)
 	} else {
 		t.Codes = make([]Code, nbuffers)
 	}
-	t.r.RefreshAll(s, t.Codes)
 	t.touched = t.touched[:0]
 	t.hand, t.passes = hand, s.Stats().SweepPasses
-	t.stale, t.cursor, t.changed = false, 0, true
-	t.lo, t.hi = 0, nbuffers
+	t.stale, t.cursor, t.changed = true, 0, false
+	t.lo, t.hi = 0, 0
 }
 
 // maxTouched is how many named buffers Sync copies one by one; past it, a full refresh

@@ -68,6 +68,47 @@ func TestTrackerMatchesAFullCopy(t *testing.T) {
 	}
 }
 
+// TestTrackerStartLeavesTheRefreshToSyncs: Start sizes the codes and leaves all of them to
+// the Syncs that follow, a budget at a time, which end with the codes a Reset gives.
+func TestTrackerStartLeavesTheRefreshToSyncs(t *testing.T) {
+	s, err := sim.New(sim.Config{NBuffers: 4096, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Step(20000); err != nil {
+		t.Fatal(err)
+	}
+	var want Tracker
+	want.Reset(s, 4096, s.Pool.ClockHand())
+	var tr Tracker
+	tr.Reset(s, 4096, s.Pool.ClockHand()) // codes of its own to be cleared
+	tr.Start(s, 4096, s.Pool.ClockHand())
+	if !tr.Pending() || tr.Changed() {
+		t.Fatalf("after Start: pending %v, changed %v; want a refresh to come and nothing changed yet", tr.Pending(), tr.Changed())
+	}
+	for id, c := range tr.Codes {
+		if c != 0 {
+			t.Fatalf("after Start buffer %d has code %#x, want none yet", id, uint16(c))
+		}
+	}
+	syncs := 0
+	for tr.Pending() {
+		tr.Sync(s, s.Pool.ClockHand(), 1024)
+		syncs++
+	}
+	if syncs != 4 {
+		t.Errorf("4096 buffers at 1024 per Sync took %d Syncs, want 4", syncs)
+	}
+	if a, b := tr.ChangedRange(); a != 0 || b != 4096 {
+		t.Errorf("after the refresh the changed range is [%d,%d), want the pool", a, b)
+	}
+	for id := range want.Codes {
+		if tr.Codes[id] != want.Codes[id] {
+			t.Fatalf("buffer %d: %#x after Start and Syncs, %#x after Reset", id, uint16(tr.Codes[id]), uint16(want.Codes[id]))
+		}
+	}
+}
+
 func TestTrackerRefreshesInBudgetedSlices(t *testing.T) {
 	s, err := sim.New(sim.Config{NBuffers: 4096, Seed: 2})
 	if err != nil {
