@@ -80,14 +80,23 @@ func NewPool(nbuffers int, v Version, cost CostModel) (*Pool, error) {
 	if nbuffers > MaxNBuffers {
 		return nil, fmt.Errorf("NBuffers %d is above this simulator's maximum %d", nbuffers, MaxNBuffers)
 	}
+	// The three arrays are hundreds of megabytes at 100GB, and memory the heap has had
+	// before is cleared when it is handed out again: the pacer hears between them.
+	const stage = "Allocating the pool"
+	Pace(stage, 0, 3)
+	desc := make([]BufferDesc, nbuffers)
+	Pace(stage, 1, 3)
+	relNums := make([]Oid, nbuffers)
+	Pace(stage, 2, 3)
+	table := newBufTable(nbuffers + NumBufferPartitions)
 	p := &Pool{
 		NBuffers:  nbuffers,
 		Version:   v.Resolve(),
 		Cost:      cost.WithDefaults(),
 		WAL:       WAL{Insert: walStart, Flushed: walStart},
-		desc:      make([]BufferDesc, nbuffers),
-		relNums:   make([]Oid, nbuffers),
-		table:     newBufTable(nbuffers + NumBufferPartitions),
+		desc:      desc,
+		relNums:   relNums,
+		table:     table,
 		firstFree: 0,
 		lastFree:  int32(nbuffers - 1),
 		osCache:   100,
