@@ -366,6 +366,14 @@ func writeBrowserDetail(w io.Writer, br *benchdata.Browser) {
 	for _, m := range br.Memory {
 		fmt.Fprintf(w, "| %s | %s + %s | %s + %s | %s + %s |\n", m.Lab, mb(m.Fresh.WASM), mb(m.Fresh.JS), mb(m.Big.WASM), mb(m.Big.JS), mb(m.Back.WASM), mb(m.Back.JS))
 	}
+	if len(br.Real) > 0 {
+		var bytes, clicked, worker []float64
+		for _, r := range br.Real {
+			bytes, clicked, worker = append(bytes, r.Bytes), append(clicked, r.MS), append(worker, r.WorkerMS)
+		}
+		fmt.Fprintf(w, "\nThe real PostgreSQL 18 panel (issue #19), started in a settled page, median of %d: it fetches\n%s (the first view fetches none of it) and is ready %s after the click on Start,\n%s of it in its worker (download, compile, initdb, start). Bytes as served by `build serve`.\n",
+			len(br.Real), mb(median(bytes)), seconds(median(clicked)), seconds(median(worker)))
+	}
 	for _, e := range br.Endurance {
 		fmt.Fprintf(w, "\n%s endurance:\n\n| t | steps/s | wasm | JS heap |\n|--:|--:|--:|--:|\n", e.Lab)
 		for _, s := range e.Samples {
@@ -373,3 +381,6 @@ func writeBrowserDetail(w io.Writer, br *benchdata.Browser) {
 		}
 	}
 }
+
+// seconds writes a duration in milliseconds as seconds.
+func seconds(ms float64) string { return fmt.Sprintf("%.1f s", ms/1000) }

@@ -79,3 +79,19 @@ func TestTargetsNameTheMissedChecks(t *testing.T) {
 		t.Errorf("a passing reproduction lists missed targets:\n%s", out)
 	}
 }
+
+// TestBrowserDetailReportsTheRealPanel: the real PostgreSQL panel's start is reported by its
+// medians, and not at all when the run has none (a build without PGlite).
+func TestBrowserDetailReportsTheRealPanel(t *testing.T) {
+	br := &benchdata.Browser{Real: []benchdata.Real{{Bytes: 9e6, MS: 4000, WorkerMS: 3900}, {Bytes: 5e6, MS: 3000, WorkerMS: 2900}, {Bytes: 6e6, MS: 9000, WorkerMS: 8900}}}
+	var b bytes.Buffer
+	writeBrowserDetail(&b, br)
+	if out := b.String(); !strings.Contains(out, "median of 3: it fetches\n6.00 MB") || !strings.Contains(out, "ready 4.0 s after the click on Start,\n3.9 s of it in its worker") {
+		t.Errorf("the real panel's line is missing or wrong:\n%s", out)
+	}
+	b.Reset()
+	writeBrowserDetail(&b, &benchdata.Browser{})
+	if strings.Contains(b.String(), "PostgreSQL 18 panel") {
+		t.Errorf("a run without the real panel reports it:\n%s", b.String())
+	}
+}

@@ -298,6 +298,11 @@ func TestBrowserBench(t *testing.T) {
 		}
 		r.Embeds = append(r.Embeds, l)
 	})
+	t.Run("real", func(t *testing.T) {
+		for range runs {
+			r.Real = append(r.Real, benchReal(t))
+		}
+	})
 	for _, name := range names {
 		t.Run("pool-"+name, func(t *testing.T) { benchPools(t, r, name) })
 		t.Run("frames-"+name, func(t *testing.T) { benchFrames(t, r, name) })
@@ -316,6 +321,33 @@ const (
 	benchSmall = "128MB"
 	benchBig   = "100GB"
 )
+
+// benchReal opens the page, lets it settle and starts the real PostgreSQL 18 panel, as a
+// reader pressing Start would: the bytes fetched from the click on and the time to ready.
+func benchReal(t *testing.T) benchdata.Real {
+	p := benchTab(t)
+	p.load("/?play=0")
+	if eval[bool](p, `document.getElementById('real-card').hidden || document.getElementById('real-start').disabled`) {
+		t.Skip("this build has no real PostgreSQL (PGlite could not be fetched)")
+	}
+	p.waitFrames(30, 2*time.Second)
+	clicked := eval[float64](p, `(document.getElementById('real-start').click(), performance.now())`)
+	ready := waitJS[float64](p, 3*time.Minute, "PostgreSQL 18 to start in the panel", `(() => {
+		if (!document.getElementById('real-version').textContent.includes('PostgreSQL 18.')) return false;
+		return window.realReady ??= performance.now();
+	})()`)
+	// The worker's fetches are its own Resource Timing's (the tab's network events do not
+	// see them); the worker's script is the page's.
+	page := eval[float64](p, fmt.Sprintf(`performance.getEntriesByType('resource').filter((e) => e.startTime >= %v).reduce((n, e) => n + e.transferSize, 0)`, clicked))
+	card := eval[map[string]string](p, `({...document.getElementById('real-card').dataset})`)
+	var worker, ms float64
+	fmt.Sscan(card["transferred"], &worker)
+	fmt.Sscan(card["startMs"], &ms)
+	if worker == 0 {
+		t.Errorf("the worker reports no bytes fetched (%v)", card)
+	}
+	return benchdata.Real{Bytes: page + worker, MS: ready - clicked, WorkerMS: ms}
+}
 
 // benchPools opens a lab at 128MB, builds a 100GB pool, plays it and goes back, recording
 // the long tasks of each state and the tab's memory at 128MB, at 100GB and back.

@@ -24,6 +24,16 @@ type Browser struct {
 	Endurance   []Endurance  `json:"endurance"`   // per lab: a series at full speed
 	Frames      []Frames     `json:"frames"`      // Go time per frame at a large grid
 	Experiments []Experiment `json:"experiments"` // each lab's headline chart, in the worker and natively
+	Real        []Real       `json:"real"`        // the real PostgreSQL 18 panel started, one per run
+}
+
+// Real is the "Real PostgreSQL 18" panel started once in a page that has settled: what it
+// fetched and how long it took from the click on Start to PostgreSQL's answer.
+type Real struct {
+	Bytes float64 `json:"bytes"` // transferred from the click on (headers and compressed bodies)
+	MS    float64 `json:"ms"`    // from the click to the panel's ready (download, compile, initdb, start)
+	// WorkerMS is the worker's own time from its start message to ready, as it reports it.
+	WorkerMS float64 `json:"workerMs"`
 }
 
 // Load is one kind of page opened cold (no HTTP cache), measured until its first frame (or,

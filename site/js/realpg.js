@@ -106,6 +106,8 @@ export class RealPanel {
     $('real-job').hidden = true;
     $('real-console').hidden = false;
     const s = m.settings || {};
+    $('real-card').dataset.startMs = String(Math.round(m.startMs)); // for make bench
+    $('real-card').dataset.transferred = String(m.transferred || 0);
     $('real-version').textContent = `${m.version}. shared_buffers ${s.shared_buffers}, vacuum_buffer_usage_limit ${s.vacuum_buffer_usage_limit}, io_combine_limit ${s.io_combine_limit}; started in ${(m.startMs / 1000).toFixed(1)} s.`;
   }
 

@@ -86,6 +86,9 @@ async function start() {
   postMessage({
     type: 'ready', version, settings, startMs: performance.now() - t0,
     bytes: FILES.wasm.bytes + FILES.initdb.bytes + FILES.data.bytes,
+    // What its fetches came to over the wire (headers and compressed bodies), as Resource
+    // Timing counts them in this worker.
+    transferred: performance.getEntriesByType('resource').reduce((n, e) => n + e.transferSize, 0),
   });
 }
 
