@@ -1,6 +1,11 @@
 package sim
 
-import "strconv"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // BufferCacheColumns are the columns of the pg_buffercache view, in its order.
 var BufferCacheColumns = []string{
@@ -71,4 +76,78 @@ func (r BufferCacheRow) AppendCSV(dst []byte) []byte {
 	dst = append(dst, ',')
 	dst = strconv.AppendInt(dst, int64(r.PinningBackends), 10)
 	return append(dst, '\n')
+}
+
+// ParseBufferCacheCSV reads rows of pg_buffercache as COPY … TO STDOUT (FORMAT csv) writes
+// them and AppendCSV appends them, one per line in the view's column order
+// (BufferCacheColumns), with an optional header line of the column names: a row whose
+// columns after bufferid are all empty is an invalid buffer's. It refuses a line that is
+// not such a row, naming the line.
+func ParseBufferCacheCSV(text string) ([]BufferCacheRow, error) {
+	var rows []BufferCacheRow
+	for n, line := range strings.Split(text, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" || n == 0 && line == strings.Join(BufferCacheColumns, ",") {
+			continue
+		}
+		r, err := parseBufferCacheLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("pg_buffercache line %d (%s): %w", n+1, quoteLine(line), err)
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+// parseBufferCacheLine reads one line of ParseBufferCacheCSV.
+func parseBufferCacheLine(line string) (BufferCacheRow, error) {
+	f := strings.Split(line, ",")
+	if len(f) != len(BufferCacheColumns) {
+		return BufferCacheRow{}, fmt.Errorf("%d columns, want the view's %d", len(f), len(BufferCacheColumns))
+	}
+	var r BufferCacheRow
+	num := func(i int, max uint64) (uint64, error) {
+		v, err := strconv.ParseUint(f[i], 10, 64)
+		if err != nil || v > max {
+			return 0, fmt.Errorf("%s is %q, not a whole number from 0 to %d", BufferCacheColumns[i], f[i], max)
+		}
+		return v, nil
+	}
+	id, err := num(0, math.MaxInt32)
+	if err != nil {
+		return r, err
+	}
+	r.BufferID = int(id)
+	if strings.Join(f[1:], "") == "" {
+		return r, nil
+	}
+	var v [9]uint64
+	for i, max := range []uint64{1: math.MaxUint32, 2: math.MaxUint32, 3: math.MaxUint32, 4: uint64(MaxForkNum), 5: math.MaxUint32 - 1, 7: BMMaxUsageCount, 8: uint64(BufRefcountMask)} {
+		if i == 0 || i == 6 {
+			continue
+		}
+		if v[i], err = num(i, max); err != nil {
+			return r, err
+		}
+	}
+	switch f[6] {
+	case "t", "true":
+		r.IsDirty = true
+	case "f", "false":
+	default:
+		return r, fmt.Errorf("isdirty is %q, not t or f", f[6])
+	}
+	r.Valid = true
+	r.RelFileNode, r.RelTablespace, r.RelDatabase = Oid(v[1]), Oid(v[2]), Oid(v[3])
+	r.RelForkNumber, r.RelBlockNumber = ForkNumber(v[4]), BlockNumber(v[5])
+	r.UsageCount, r.PinningBackends = int(v[7]), int(v[8])
+	return r, nil
+}
+
+// quoteLine quotes a line for an error, cut to a readable length.
+func quoteLine(line string) string {
+	if len(line) > 80 {
+		line = line[:80] + "…"
+	}
+	return strconv.Quote(line)
 }
