@@ -16,6 +16,7 @@ import (
 	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/labs/pins"
 	"github.com/bufferscope/bufferscope/sim/labs/ring"
+	"github.com/bufferscope/bufferscope/wasm/grid"
 )
 
 // realStart is how long the page's PostgreSQL 18 may take to download, compile and initdb on a
@@ -236,5 +237,124 @@ func TestRealSQLRunsInEveryLab(t *testing.T) {
 				t.Errorf("no block of the %s lab runs in PostgreSQL 18", lab)
 			}
 		})
+	}
+}
+
+// TestRealPoolOnTheGrid creates and fills a table in the page's PostgreSQL 18, draws its
+// shared buffers on the grid, and checks the grid against pg_buffercache: every row of the
+// table's pages is the buffer the grid inspects at bufferid − 1 (relation, block, usage count,
+// dirty, pins), no other buffer holds the table, and each of its cells is drawn in the
+// table's colour from the legend, faded for its usage count as the simulated pool's cells
+// are. Back to the simulation brings the simulated pool back.
+//
+// Reference: contrib/pg_buffercache/pg_buffercache_pages.c (pg_buffercache_pages).
+func TestRealPoolOnTheGrid(t *testing.T) {
+	p := openPage(t, "/?lab=free&play=0")
+	runSQL(t, p, `CREATE EXTENSION IF NOT EXISTS pg_buffercache;
+CREATE TABLE grid_t (id int, pad text);
+INSERT INTO grid_t SELECT g, repeat('x', 200) FROM generate_series(1, 5000) g;
+UPDATE grid_t SET pad = 'y' WHERE id % 500 = 0;`)
+	eval[bool](p, `(document.getElementById('real-pool').click(), true)`)
+	server := waitJS[string](p, realRun, "the real pool on the grid", `bufferscope.stats().real || ''`)
+	if !strings.HasPrefix(server, "PostgreSQL 18.") {
+		t.Errorf("the grid shows the pool of %q, want PostgreSQL 18's", server)
+	}
+	if note := eval[string](p, `document.getElementById('real-grid-note').hidden ? '' : document.getElementById('real-grid-text').textContent`); !strings.Contains(note, "own shared buffers") {
+		t.Errorf("over the grid: %q, want a note that it shows the real pool", note)
+	}
+	// The table's rows of pg_buffercache, read after the pool was drawn: reading them touches
+	// only catalog pages, and the grid is drawn again after this statement too.
+	tables := runSQL(t, p, `SELECT bufferid, relforknumber, relblocknumber, isdirty, usagecount, pinning_backends FROM pg_buffercache
+WHERE relfilenode = pg_relation_filenode('grid_t') AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+ORDER BY bufferid;`)
+	rows := tables[len(tables)-1]
+	if len(rows) < 20 {
+		p.fatalf("pg_buffercache shows %d buffers of the filled table, want its pages", len(rows))
+	}
+	nbuffers := lastNumber(t, p, "shared_buffers", runSQL(t, p, "SELECT setting::int FROM pg_settings WHERE name = 'shared_buffers';"))
+	infos := eval[[]bufferInfo](p, fmt.Sprintf(`Array.from({length: %d}, (_, i) => bufferscope.buffer(i))`, nbuffers))
+	if len(infos) != nbuffers || eval[bool](p, fmt.Sprintf(`bufferscope.buffer(%d) !== null`, nbuffers)) {
+		p.fatalf("the grid does not hold the real pool's %d buffers", nbuffers)
+	}
+	held := map[int]bool{}
+	dirty := 0
+	for _, r := range rows {
+		id, _ := strconv.Atoi(r[0])
+		held[id-1] = true
+		info := infos[id-1]
+		isDirty := r[3] == "true" // the panel writes booleans as JavaScript does
+		fork, _ := strconv.Atoi(r[1])
+		want := fmt.Sprintf("grid_t/%s/%s", sim.ForkNumber(fork), r[2])
+		if info.Tag == nil || *info.Tag != want || info.Relation == nil || *info.Relation != "grid_t" ||
+			strconv.Itoa(info.Usage) != r[4] || strconv.Itoa(info.Pins) != r[5] || info.Dirty != isDirty {
+			t.Errorf("pg_buffercache: bufferid %s holds grid_t fork %s block %s, dirty %s, usage count %s, %s pins; the grid's buffer %d is %s", r[0], r[1], r[2], r[3], r[4], r[5], id-1, info)
+		}
+		if isDirty {
+			dirty++
+		}
+	}
+	for id, info := range infos {
+		if info.Relation != nil && *info.Relation == "grid_t" && !held[id] {
+			t.Errorf("the grid's buffer %d holds %s, which pg_buffercache does not show", id, info)
+		}
+	}
+	t.Logf("PostgreSQL 18's pool of %d buffers on the grid: %d of grid_t's pages (%d dirty)", nbuffers, len(rows), dirty)
+
+	// Each of the table's cells in its colour, as the legend gives it.
+	var colour rgb
+	for _, r := range eval[[]relation](p, `bufferscope.relations()`) {
+		if r.Name == "grid_t" {
+			c, err := parseHex(r.Color)
+			if err != nil {
+				t.Fatal(err)
+			}
+			colour = c
+		}
+	}
+	if colour == (rgb{}) {
+		p.fatalf("relations() does not list grid_t while the grid shows the real pool")
+	}
+	if !eval[bool](p, `[...document.querySelectorAll('#legend li, #legend [data-role], #legend *')].some((e) => e.textContent.trim() === 'grid_t')`) {
+		t.Error("the page's legend does not name grid_t")
+	}
+	p.settle()
+	cm := p.cellMap(nbuffers)
+	img := p.screenshot()
+	background := toRGB(grid.Light.Background)
+	wrong := 0
+	for _, r := range rows {
+		id, _ := strconv.Atoi(r[0])
+		usage, _ := strconv.Atoi(r[4])
+		want := mix(background, colour, grid.UsageFade(usage))
+		if got, share := dominant(img, cm.rect(id-1).pixels(1)); got.dist(want) > colourTolerance {
+			if wrong++; wrong <= 5 {
+				t.Errorf("bufferid %s (grid_t fork %s block %s, usage count %d) is drawn %v (%.0f%% of the cell), want %v", r[0], r[1], r[2], usage, got, share*100, want)
+			}
+		}
+	}
+	if wrong > 0 {
+		t.Errorf("%d of grid_t's %d cells have the wrong colour", wrong, len(rows))
+	}
+
+	p.click("#real-grid-back")
+	if eval[bool](p, `bufferscope.relations().some((r) => r.name === 'grid_t')`) || eval[bool](p, `!!bufferscope.stats().real || !document.getElementById('real-grid-note').hidden`) {
+		t.Errorf("after Back to the simulation the grid still shows the real pool (real %v), want the simulated one", eval[bool](p, `!!bufferscope.stats().real`))
+	}
+
+	// Bad input through the bridge: a clear message, and the simulated pool stays.
+	for _, c := range []struct{ call, want string }{
+		{`bufferscope.showRealPool(42)`, "showRealPool takes {server, nbuffers, relations, rows}"},
+		{`bufferscope.showRealPool({nbuffers: 'many', rows: ''})`, "its nbuffers is a whole number of buffers"},
+		{`bufferscope.showRealPool({nbuffers: 16, rows: {}})`, "its rows is text"},
+		{`bufferscope.showRealPool({nbuffers: 16, rows: '1,2,3'})`, "pg_buffercache line 1"},
+		{`bufferscope.showRealPool({nbuffers: 1e9, rows: ''})`, "a real pool has 16 to"},
+	} {
+		got := eval[map[string]any](p, c.call)
+		if msg, _ := got["error"].(string); got["ok"] != false || !strings.Contains(msg, c.want) {
+			t.Errorf("%s = %v, want a failure saying %q", c.call, got, c.want)
+		}
+	}
+	if eval[bool](p, `!!bufferscope.stats().real`) {
+		t.Error("a refused real pool replaced the simulated one")
 	}
 }

@@ -144,6 +144,7 @@ func installBridge(a *app.App, h host) *bridge {
 		{"seek", b.seek}, {"stepBack", b.stepBack}, {"nextEvent", b.nextEvent}, {"cancel", b.cancel},
 		{"params", b.params},
 		{"pgBuffercache", b.pgBuffercache}, {"pgStatIO", b.pgStatIO}, {"gridPNG", b.gridPNG},
+		{"showRealPool", b.showRealPool}, {"showSimulatedPool", b.showSimulatedPool},
 	} {
 		obj.Set(m.name, js.FuncOf(b.guard(m)))
 	}
@@ -746,6 +747,57 @@ func (b *bridge) pgBuffercache(args []js.Value) any {
 
 func (b *bridge) pgStatIO([]js.Value) any {
 	return object(b.app.PgStatIO(), map[string]any{"ok": true})
+}
+
+// The real pool.
+
+// showRealPool draws a real server's pool, as its pg_buffercache showed it, in place of the
+// simulated one (app.ShowReal): {server, nbuffers, relations, rows}, the last two CSV text.
+func (b *bridge) showRealPool(args []js.Value) any {
+	const shape = "showRealPool takes {server, nbuffers, relations, rows}: the server's name, its shared_buffers in buffers, and CSV text of its relations and of pg_buffercache's rows"
+	spec := arg(args, 0)
+	if !isObject(spec) {
+		return fail(shape + ", not " + describe(spec))
+	}
+	var p app.RealPool
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"server", &p.Server}, {"relations", &p.Relations}, {"rows", &p.Rows}} {
+		v, err := get(spec, f.key)
+		if err != nil {
+			return fail(fmt.Sprintf("showRealPool could not read its argument: %v", err))
+		}
+		if missing(v) && f.key != "rows" {
+			continue
+		}
+		if kind(v) != "string" {
+			return fail(fmt.Sprintf("%s; its %s is text, not %s", shape, f.key, describe(v)))
+		}
+		*f.dst = v.String()
+	}
+	v, err := get(spec, "nbuffers")
+	if err != nil {
+		return fail(fmt.Sprintf("showRealPool could not read its argument: %v", err))
+	}
+	n, ok := whole(v, 0, math.MaxInt32)
+	if !ok {
+		return fail(fmt.Sprintf("%s; its nbuffers is a whole number of buffers, not %s", shape, describe(v)))
+	}
+	p.NBuffers = int(n)
+	shown, err := b.app.ShowReal(p)
+	if err != nil {
+		return fail(err.Error())
+	}
+	b.changed()
+	return object(shown, map[string]any{"ok": true})
+}
+
+// showSimulatedPool brings the simulated pool back on the grid.
+func (b *bridge) showSimulatedPool([]js.Value) any {
+	was := b.app.ShowSimulated()
+	b.changed()
+	return map[string]any{"ok": true, "wasReal": was}
 }
 
 func (b *bridge) gridPNG([]js.Value) any {

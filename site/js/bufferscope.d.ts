@@ -477,6 +477,8 @@ export interface StatsBase {
   events: Record<string, number>;
   /** Where the run stands in its timeline. */
   time: TimeInfo;
+  /** The real server whose pool the grid shows in place of the run's (showRealPool); absent otherwise. */
+  real?: string;
 }
 
 /** A kind of event "next event" can find: an eviction, a WAL flush, a lost hint. */
@@ -803,6 +805,27 @@ export interface Bufferscope {
   pgStatIO(): StatIO;
   /** The grid as the canvas shows it, a PNG of the canvas's size in CSS pixels. */
   gridPNG(): { ok: true; width: number; height: number; data: Uint8Array } | Failure;
+
+  /**
+   * Draws a real server's shared buffers on the grid in place of the simulated pool, with the
+   * same marks and inspection, and pauses playback: the page's PostgreSQL 18 after a
+   * statement. relations has one CSV line per relation (reltablespace, reldatabase,
+   * relfilenode, relname, t for a system catalog or f); rows are pg_buffercache's rows as
+   * COPY writes them in CSV. Playing, stepping or a command brings the simulated pool back.
+   */
+  showRealPool(pool: { server?: string; nbuffers: number; relations?: string; rows: string }): RealPoolShown | Failure;
+  /** Brings the simulated pool back on the grid; wasReal says whether a real one was shown. */
+  showSimulatedPool(): { ok: true; wasReal: boolean };
+}
+
+/** What showRealPool drew. */
+export interface RealPoolShown {
+  ok: true;
+  buffers: number; // the real pool's size
+  full: number; // buffers holding a page
+  dirty: number;
+  pinned: number;
+  relations: number; // relations with a page in the pool
 }
 
 export interface BufferCachePage {

@@ -63,7 +63,7 @@ export function describe(info, compact = false) {
   }
   row('Flags', info.flags.length ? info.flags.join(' ') : 'none', true);
   row('Usage count', `${info.usage} of 5`);
-  row('Pins', info.pins ? `${info.pins} (${info.pinnedBy.join(', ')})` : '0');
+  row('Pins', info.pins && info.pinnedBy.length ? `${info.pins} (${info.pinnedBy.join(', ')})` : String(info.pins));
   row('Page LSN', info.lsn, true);
   frag.append(dl);
   // What the lab adds about the buffer: worded lines from its view, some with a table.

@@ -117,7 +117,17 @@ async function start() {
   const inspector = new Inspector(bs);
   const counters = new Counters();
   const exportCard = new ExportCard(bs);
-  const realPanel = new RealPanel();
+  // The grid switches between the simulated pool and PostgreSQL 18's: another pool, another
+  // legend.
+  const realPanel = new RealPanel(bs, {
+    changed: () => {
+      inspector.clear();
+      tooltip.hide();
+      refit();
+      refreshLegend();
+      showGridView(bs.view());
+    },
+  });
   const sqlPanel = new SQLPanel(realPanel);
   const eventLog = new EventLog();
   let pointer = null; // last client point over the grid, for live tooltip updates
@@ -362,6 +372,7 @@ async function start() {
       }
     }
     if (s.lab !== lab.name) return; // a notification from before a switch
+    realPanel.sync(s);
     lastStats = s;
     playback.update(s);
     counters.update(s, controls.params);

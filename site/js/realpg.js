@@ -10,7 +10,7 @@
 // bgwriter or checkpointer of its own. A lab's SQL block that needs more than that says so
 // (real: false with a reason) and is not offered here.
 
-import { count } from './format.js';
+import { count, plural } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 const INFO = __PGLITE__;
@@ -19,7 +19,12 @@ const INFO = __PGLITE__;
 const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
 
 export class RealPanel {
-  constructor() {
+  // bs is the simulator's bridge, on whose grid the real pool is drawn; hooks.changed() is
+  // called when the grid switches between the simulated pool and the real one.
+  constructor(bs, hooks = {}) {
+    this.bs = bs;
+    this.hooks = hooks;
+    this.poolShown = false; // the grid shows PostgreSQL 18's own buffers
     this.worker = null;
     this.ready = null; // a promise of the worker's ready message while it starts or runs
     this.pending = new Map(); // id → {resolve, reject}
@@ -37,6 +42,8 @@ export class RealPanel {
     $('real-start').addEventListener('click', () => this.open().catch(() => {}));
     $('real-close').addEventListener('click', () => this.close());
     $('real-run').addEventListener('click', () => this.runEditor());
+    $('real-pool').addEventListener('click', () => (this.poolShown ? this.hidePool() : this.showPool()));
+    $('real-grid-back').addEventListener('click', () => this.hidePool());
     $('real-sql').addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
@@ -72,11 +79,11 @@ export class RealPanel {
         } else if (m.type === 'failed') {
           this.fail(`PostgreSQL 18 could not start: ${m.message}`);
           reject(new Error(m.message));
-        } else if (m.type === 'result' || m.type === 'error') {
+        } else if (m.type === 'result' || m.type === 'pool' || m.type === 'error') {
           const p = this.pending.get(m.id);
           if (!p) return;
           this.pending.delete(m.id);
-          if (m.type === 'result') p.resolve(m);
+          if (m.type !== 'error') p.resolve(m);
           else p.reject(Object.assign(new Error(m.error.message), { pg: m.error }));
         }
       };
@@ -123,6 +130,7 @@ export class RealPanel {
   // close terminates the worker: PostgreSQL and its memory are gone; a new start runs initdb
   // again.
   close() {
+    this.hidePool();
     this.terminate();
     $('real-start').hidden = false;
     $('real-close').hidden = true;
@@ -143,12 +151,68 @@ export class RealPanel {
   // exec runs sql and resolves with the worker's result message; a PostgreSQL error rejects
   // with err.pg, its fields as PostgreSQL words them.
   async exec(sql) {
+    return this.request({ type: 'exec', sql });
+  }
+
+  // request sends the worker message m with an id of its own and resolves with its answer.
+  async request(m) {
     await this.open();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ type: 'exec', id, sql });
+      this.worker.postMessage({ ...m, id });
     });
+  }
+
+  // showPool reads PostgreSQL 18's shared buffers from pg_buffercache and draws them on the
+  // grid in place of the simulated pool; again after each statement while they are shown.
+  async showPool() {
+    const button = $('real-pool');
+    button.disabled = true;
+    try {
+      const m = await this.request({ type: 'pool' });
+      const r = this.bs.showRealPool({ server: m.server, nbuffers: m.nbuffers, relations: m.relations, rows: m.rows });
+      if (!r || r.ok === false) throw new Error(r ? r.error : 'the grid could not draw it');
+      this.poolShown = true;
+      this.showPoolState(m.server, r);
+    } catch (err) {
+      this.showError(err.pg ? err : new Error(`PostgreSQL 18's buffers could not be drawn: ${err.message || err}`));
+    } finally {
+      button.disabled = false;
+    }
+    if (this.hooks.changed) this.hooks.changed();
+  }
+
+  // hidePool brings the simulated pool back on the grid.
+  hidePool() {
+    if (!this.poolShown) return;
+    this.bs.showSimulatedPool();
+    this.poolShown = false;
+    this.showPoolState();
+    if (this.hooks.changed) this.hooks.changed();
+  }
+
+  // sync follows the bridge's stats: playing or stepping the simulation brings its pool back.
+  sync(stats) {
+    if (this.poolShown && stats && !stats.real) {
+      this.poolShown = false;
+      this.showPoolState();
+      if (this.hooks.changed) this.hooks.changed();
+    }
+  }
+
+  // showPoolState writes the toggle and the note over the grid: server and r (showRealPool's
+  // answer) while the real pool is shown, nothing otherwise.
+  showPoolState(server, r) {
+    const button = $('real-pool');
+    button.setAttribute('aria-pressed', String(this.poolShown));
+    button.textContent = this.poolShown ? 'Back to the simulated pool' : 'Show its buffers on the grid';
+    $('real-grid-note').hidden = !this.poolShown;
+    if (this.poolShown) {
+      $('real-grid-text').textContent = `The grid shows ${server}'s own shared buffers, read from pg_buffercache after the last statement: `
+        + `${count(r.full)} of ${count(r.buffers)} hold pages of ${plural(r.relations, 'relation')}, ${count(r.dirty)} dirty, ${count(r.pinned)} pinned. `
+        + 'Hover a buffer for its row. Play or step to see the simulation again.';
+    }
   }
 
   // run shows sql in the editor, opening the panel, and runs it.
@@ -172,8 +236,9 @@ export class RealPanel {
     $('real-ran').textContent = 'Running…';
     try {
       const r = await this.exec(sql);
-      $('real-ran').textContent = `Ran in ${r.ms.toFixed(1)} ms (in WebAssembly on this device).`;
       this.showResults(r.results);
+      if (this.poolShown) await this.showPool(); // the grid shows the pool after the statement
+      $('real-ran').textContent = `Ran in ${r.ms.toFixed(1)} ms (in WebAssembly on this device).`;
     } catch (err) {
       $('real-ran').textContent = '';
       $('real-results').replaceChildren();

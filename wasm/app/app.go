@@ -90,6 +90,7 @@ type App struct {
 	runs    uint64   // counts runs built by Load, Reset and SetSeed
 
 	view view
+	real *realShown // the real pool the grid shows in place of the run's, or nil
 }
 
 // New returns an app with the first lab (labs.All[0]) at its defaults, paused. views gives
@@ -235,7 +236,7 @@ func (a *App) construct(l lab.Lab, v param.Values) error {
 
 // attach makes run the current one, with a fresh view of its lab.
 func (a *App) attach(l lab.Lab, v param.Values, run lab.Run) {
-	a.lab, a.values, a.run = l, v, run
+	a.lab, a.values, a.run, a.real = l, v, run, nil
 	a.tally.reset(l.Events())
 	mk := a.views[l.Info().Name]
 	if mk == nil {
@@ -401,6 +402,7 @@ func (a *App) Apply(text string) error {
 		_, err := a.Step(sc.N)
 		return err
 	}
+	a.ShowSimulated()
 	s := a.run.Sim()
 	_, until := c.(sim.UntilCmd)
 	if until && s.Scenario() != nil {
@@ -420,6 +422,9 @@ func (a *App) Apply(text string) error {
 // syncLegend takes the run's legend again when its catalog grew (a command created a
 // relation), so the new relation has a colour.
 func (a *App) syncLegend() {
+	if a.real != nil {
+		return // the grid shows the real pool's legend
+	}
 	if n := len(a.run.Sim().Relations()); n != a.view.nrels {
 		a.view.setLegend(a.run.Legend(), n)
 	}

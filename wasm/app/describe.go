@@ -38,6 +38,9 @@ type Stats struct {
 	// Panes are the pools the run shows side by side (a race), the run's own first, each
 	// with its counters; absent when it shows one. Counters above are the first pane's.
 	Panes []PaneStats `json:"panes,omitempty"`
+	// Real names the real server whose pool the grid shows in place of the run's (ShowReal);
+	// absent while it shows the run's.
+	Real string `json:"real,omitempty"`
 }
 
 // PaneStats is where one pane's simulation stands.
@@ -60,13 +63,16 @@ func (a *App) Stats() Stats {
 		NBuffers: s.Pool.NBuffers, SharedBuffers: sim.FormatSize(int64(s.Pool.NBuffers) * sim.BLCKSZ),
 		Seed: a.values["seed"], Seeded: a.run.Seeded(), Done: a.run.Done(), Playing: a.playing,
 		Speed: a.speed, SpeedLabel: speedOf(a.speed).Label, SpeedParam: speedOf(a.speed).Param,
-		Rate: math.Round(a.rate.rate), Counters: a.run.Counters(), View: a.lv.Stats(),
+		Rate: math.Round(a.rate.rate), Counters: a.run.Counters(), View: a.runView().Stats(),
 		Time:   a.Time(),
 		Events: a.tally.byKind(),
 	}
 	if a.failure != "" {
 		f := a.failure
 		st.Error = &f
+	}
+	if a.real != nil {
+		st.Real = a.real.run.server
 	}
 	if panes := lab.PanesOf(a.run); len(panes) > 1 {
 		for i, p := range panes {
@@ -171,14 +177,23 @@ type EmptyColors struct {
 	Edge  string `json:"edge"`
 }
 
-// Legend returns the run's legend in the current theme's colours.
+// shownSim is the simulation whose pool the grid shows first: the run's, or the real pool's.
+func (a *App) shownSim() *sim.Sim {
+	if a.real != nil {
+		return a.real.run.sim
+	}
+	return a.run.Sim()
+}
+
+// Legend returns the legend of what the grid shows (the run's, or the real pool's) in the
+// current theme's colours.
 func (a *App) Legend() LegendInfo {
 	t, l := a.view.theme, a.view.legend
 	out := LegendInfo{Roles: []RoleInfo{}, Marks: []MarkInfo{}, Empty: EmptyColors{Color: t.Empty.Hex(), Edge: t.EmptyEdge.Hex()}}
 	for i, r := range l.Roles {
 		out.Roles = append(out.Roles, RoleInfo{Key: r.Key, Label: r.Label, Doc: r.Doc, Color: t.Rel(i).Hex(), Pattern: grid.Pattern(i), Relations: []string{}})
 	}
-	for i, r := range a.run.Sim().Relations() {
+	for i, r := range a.shownSim().Relations() {
 		if role := l.RoleOf(i); role >= 0 && role < len(out.Roles) {
 			out.Roles[role].Relations = append(out.Roles[role].Relations, r.Name)
 		}
@@ -200,11 +215,12 @@ type RelationInfo struct {
 	Permanent bool   `json:"permanent"`
 }
 
-// Relations returns the catalog's relations.
+// Relations returns the catalog's relations: the run's, or the real pool's while the grid
+// shows it (ShowReal).
 func (a *App) Relations() []RelationInfo {
 	t, l := a.view.theme, a.view.legend
 	out := []RelationInfo{}
-	for i, r := range a.run.Sim().Relations() {
+	for i, r := range a.shownSim().Relations() {
 		role := l.RoleOf(i)
 		key := ""
 		if role >= 0 && role < len(l.Roles) {

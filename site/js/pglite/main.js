@@ -10,10 +10,12 @@
 // Messages from the page:
 //   {type: 'start'}                 fetch, compile, initdb and start; answers progress, then ready
 //   {type: 'exec', id, sql}         run one or more statements; answers result or error
+//   {type: 'pool', id}              read the shared buffers (pg_buffercache); answers pool or error
 // Messages to the page:
 //   {type: 'progress', loaded, total, what}
 //   {type: 'ready', version, settings, startMs, bytes}
 //   {type: 'result', id, results: [{fields, rows, affectedRows}], ms}
+//   {type: 'pool', id, server, nbuffers, relations, rows}   relations and rows as CSV text
 //   {type: 'error', id, error: {message, severity, code, detail, hint, position}}
 //   {type: 'failed', message}       start-up failed; the worker is of no further use
 
@@ -184,6 +186,34 @@ async function exec(id, sql) {
   });
 }
 
+// POOL_SQL reads the shared buffers as the grid draws them (bufferscope.showRealPool): every
+// valid row of pg_buffercache as COPY writes it in CSV, and the relations those rows hold
+// pages of, named from pg_class (the reader's, or a system catalog's) in the order of their
+// first buffer. Pages of another database, or of a relation no longer in pg_class, go
+// unnamed.
+const POOL_SQL = `
+SELECT 'PostgreSQL ' || current_setting('server_version') AS server,
+  (SELECT setting::int FROM pg_settings WHERE name = 'shared_buffers') AS nbuffers,
+  (SELECT coalesce(string_agg(concat_ws(',', bufferid, relfilenode, reltablespace, reldatabase, relforknumber,
+       relblocknumber, CASE WHEN isdirty THEN 't' ELSE 'f' END, usagecount, pinning_backends), E'\n' ORDER BY bufferid), '')
+     FROM pg_buffercache WHERE relfilenode IS NOT NULL) AS rows,
+  (WITH b AS (SELECT reltablespace, reldatabase, relfilenode, min(bufferid) AS first
+              FROM pg_buffercache WHERE relfilenode IS NOT NULL GROUP BY 1, 2, 3)
+   SELECT coalesce(string_agg(concat_ws(',', b.reltablespace, b.reldatabase, b.relfilenode,
+       coalesce('"' || replace(c.relname, '"', '""') || '"', ''),
+       CASE WHEN c.oid IS NULL OR n.nspname IN ('pg_catalog', 'pg_toast', 'information_schema') THEN 't' ELSE 'f' END),
+       E'\n' ORDER BY b.first), '')
+   FROM b LEFT JOIN pg_class c ON pg_relation_filenode(c.oid) = b.relfilenode
+     AND b.reldatabase IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))
+   LEFT JOIN pg_namespace n ON n.oid = c.relnamespace) AS relations`;
+
+async function pool(id) {
+  await db.exec('CREATE EXTENSION IF NOT EXISTS pg_buffercache');
+  const r = await db.query(POOL_SQL);
+  const { server, nbuffers, rows, relations } = r.rows[0];
+  postMessage({ type: 'pool', id, server, nbuffers, rows, relations });
+}
+
 let starting = null;
 
 self.onmessage = async (e) => {
@@ -197,13 +227,17 @@ self.onmessage = async (e) => {
     }
     return;
   }
-  if (m.type !== 'exec') return;
+  if (m.type !== 'exec' && m.type !== 'pool') return;
   const id = m.id;
   if (!db) {
     postMessage({ type: 'error', id, error: describe(new Error('PostgreSQL has not started yet')) });
     return;
   }
   try {
+    if (m.type === 'pool') {
+      await pool(id);
+      return;
+    }
     if (typeof m.sql !== 'string' || m.sql.length > 1 << 20) throw new Error('The SQL must be text of at most 1 MB');
     await exec(id, m.sql);
   } catch (err) {
