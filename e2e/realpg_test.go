@@ -358,3 +358,50 @@ ORDER BY bufferid;`)
 		t.Error("a refused real pool replaced the simulated one")
 	}
 }
+
+// TestRealBesideTheModel runs, in every lab, the real panel's "PostgreSQL 18 beside the
+// model": each case on the page's PostgreSQL 18 and in the lab's model of the same pool
+// (its worker job "real"). Every row the lab marks exact must give the same count on both;
+// the others (times) must say what each figure is. The rows are logged: they are the side by
+// side figures of issue #19, measured in the browser.
+func TestRealBesideTheModel(t *testing.T) {
+	for _, lab := range []string{"free", "drop", "ring", "pins"} {
+		t.Run(lab, func(t *testing.T) {
+			p := openPage(t, "/?lab="+lab+"&play=0")
+			eval[bool](p, `(document.getElementById('real-start').click(), true)`)
+			waitJS[bool](p, realStart, "PostgreSQL 18 to start", `!document.getElementById('real-compare').hidden`)
+			eval[bool](p, `(document.getElementById('real-compare-run').click(), true)`)
+			waitJS[bool](p, realStart+realRun, "the comparison", `!!document.getElementById('real-compare-table') || !document.getElementById('real-error').hidden`)
+			if msg := eval[string](p, `document.getElementById('real-error').hidden ? '' : document.getElementById('real-error').textContent`); msg != "" {
+				p.fatalf("the comparison failed:\n%s", msg)
+			}
+			rows := eval[[]struct {
+				Cells []string `json:"cells"`
+				Exact bool     `json:"exact"`
+				Real  string   `json:"real"`
+				Model string   `json:"model"`
+			}](p, `[...document.querySelectorAll('#real-compare-table tbody tr')].map((r) => ({
+				cells: [...r.cells].map((c) => c.textContent), exact: r.dataset.exact === 'true',
+				real: r.cells[1].dataset.value, model: r.cells[2].dataset.value }))`)
+			notes := eval[[]string](p, `[...document.querySelectorAll('#real-compare-out p')].map((q) => q.textContent)`)
+			if len(rows) == 0 {
+				p.fatalf("the comparison shows no rows")
+			}
+			exact := 0
+			for _, r := range rows {
+				t.Logf("%s: PostgreSQL 18 %s, model %s — %s", r.Cells[0], r.Cells[1], r.Cells[2], r.Cells[3])
+				if r.Exact {
+					exact++
+					if r.Real != r.Model {
+						t.Errorf("%s: PostgreSQL 18 in the page gives %s, the model %s", r.Cells[0], r.Real, r.Model)
+					}
+				} else if !strings.Contains(strings.Join(notes, "\n"), r.Cells[0]+": ") {
+					t.Errorf("%s is not compared, and no note says what its figures are (notes: %q)", r.Cells[0], notes)
+				}
+			}
+			if exact == 0 {
+				t.Errorf("no case of the %s lab is compared exactly", lab)
+			}
+		})
+	}
+}

@@ -44,6 +44,8 @@ type Pool struct {
 	InRecovery bool
 	// Drop holds the settings of DropRelationBuffers and DropRelationsAllBuffers.
 	Drop DropSettings
+	// IO holds the I/O settings PostgreSQL 18 sizes its bulk-read ring from.
+	IO IOSettings
 
 	desc       []BufferDesc
 	relNums    []Oid // each descriptor's tag's relfilenumber, packed for fast scans
@@ -100,6 +102,7 @@ func NewPool(nbuffers int, v Version, cost CostModel) (*Pool, error) {
 		firstFree: 0,
 		lastFree:  int32(nbuffers - 1),
 		osCache:   100,
+		IO:        DefaultIOSettings,
 	}
 	linked := p.Version.HasFreelist()
 	for i := range p.desc {

@@ -57,18 +57,32 @@ const (
 	RingVacuum17 = 2 * 1024 * 1024 / BLCKSZ
 )
 
-// PG18 sizes BAS_BULKREAD from the I/O settings (15f0cb26b5): io_combine_limit and
-// effective_io_concurrency both default to 16, and the ring is bounded by GetPinLimit.
-const (
-	ioCombineLimit         = 16
-	effectiveIOConcurrency = 16
-	// pinLimitProcs is MaxBackends + NUM_AUXILIARY_PROCS under PostgreSQL 18's defaults, by
-	// which GetPinLimit divides NBuffers: 100 connections, 16 autovacuum worker slots, the
-	// launcher, 8 worker processes, 10 WAL senders and a few more, plus 38 auxiliary
-	// processes (6 + 32 I/O workers). An estimate (postgres-internals.md section 3): it makes
-	// the ring 94 buffers at 128MB, what a real PostgreSQL 18 leaves of a seqscan.
-	pinLimitProcs = 174
-)
+// IOSettings are the server settings PostgreSQL 18 sizes BAS_BULKREAD from (15f0cb26b5):
+// io_combine_limit and effective_io_concurrency, and the processes GetPinLimit divides
+// NBuffers by. NewPool gives a pool DefaultIOSettings.
+type IOSettings struct {
+	IOCombineLimit         int // io_combine_limit, in blocks
+	EffectiveIOConcurrency int // effective_io_concurrency
+	// PinLimitProcs is MaxBackends + NUM_AUXILIARY_PROCS (PinLimitProcs).
+	PinLimitProcs int
+}
+
+// DefaultIOSettings are a default PostgreSQL 18 server's: io_combine_limit and
+// effective_io_concurrency 16, and the processes of PinLimitProcs(100, 16, 8, 10), 174, which
+// make the ring 94 buffers at 128MB, what a real PostgreSQL 18 leaves of a seqscan.
+var DefaultIOSettings = IOSettings{IOCombineLimit: 16, EffectiveIOConcurrency: 16, PinLimitProcs: PinLimitProcs(100, 16, 8, 10)}
+
+// PinLimitProcs returns MaxBackends + NUM_AUXILIARY_PROCS, by which InitBufferManagerAccess
+// divides NBuffers for MaxProportionalPins (GetPinLimit), for a server's max_connections,
+// autovacuum_worker_slots, max_worker_processes and max_wal_senders: InitializeMaxBackends
+// adds NUM_SPECIAL_WORKER_PROCS (2: the autovacuum launcher and the slot sync worker), and
+// NUM_AUXILIARY_PROCS is 6 + MAX_IO_WORKERS (32).
+// Reference: src/backend/utils/init/postinit.c, InitializeMaxBackends;
+// src/include/storage/proc.h; src/backend/storage/buffer/bufmgr.c, InitBufferManagerAccess.
+func PinLimitProcs(maxConnections, autovacuumWorkerSlots, maxWorkerProcesses, maxWalSenders int) int {
+	const numSpecialWorkerProcs, numAuxiliaryProcs = 2, 6 + 32
+	return maxConnections + autovacuumWorkerSlots + maxWorkerProcesses + maxWalSenders + numSpecialWorkerProcs + numAuxiliaryProcs
+}
 
 // VacuumRingBuffers returns the buffers of the VACUUM ring of version v before the
 // NBuffers/8 cap: 32 up to PostgreSQL 16, 256 from 17 (vacuum_buffer_usage_limit's default).
@@ -91,7 +105,8 @@ func (p *Pool) GetAccessStrategy(t BufferAccessStrategyType) *BufferAccessStrate
 		if p.Version.Resolve() >= 18 {
 			// 256kB + io_combine_limit × effective_io_concurrency pages, at most
 			// max(256kB, GetPinLimit() pages).
-			n = min(RingBulkRead+ioCombineLimit*effectiveIOConcurrency, max(RingBulkRead, p.NBuffers/pinLimitProcs))
+			io := p.IO
+			n = min(RingBulkRead+io.IOCombineLimit*io.EffectiveIOConcurrency, max(RingBulkRead, p.NBuffers/max(io.PinLimitProcs, 1)))
 		}
 	case BAS_BULKWRITE:
 		n = RingBulkWrite

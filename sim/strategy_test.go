@@ -271,3 +271,31 @@ func TestWALFlushesByWhoMadeThem(t *testing.T) {
 			st.WALFlushes, st.WALFlushesCheckpointer, st.WALFlushesBackend, st.WALFlushesBgWriter)
 	}
 }
+
+// TestPinLimitProcsOfADefaultServer: a default PostgreSQL 18 divides NBuffers by 174 for
+// GetPinLimit (100 connections, 16 autovacuum worker slots, 8 worker processes, 10 WAL
+// senders, 2 special workers and 38 auxiliary processes), which makes the bulk-read ring of a
+// 128MB pool 94 buffers.
+//
+// Reference: src/backend/utils/init/postinit.c, InitializeMaxBackends;
+// src/backend/storage/buffer/freelist.c, GetAccessStrategy.
+func TestPinLimitProcsOfADefaultServer(t *testing.T) {
+	if n := PinLimitProcs(100, 16, 8, 10); n != 174 || DefaultIOSettings.PinLimitProcs != n {
+		t.Fatalf("PinLimitProcs of a default server = %d (DefaultIOSettings %d), want 174", n, DefaultIOSettings.PinLimitProcs)
+	}
+	p, err := NewPool(16384, 18, CostModel{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := p.GetAccessStrategy(BAS_BULKREAD).RingSize(); n != 94 {
+		t.Errorf("PostgreSQL 18's bulk-read ring at 128MB: %d buffers, want 94", n)
+	}
+	p.IO.PinLimitProcs = PinLimitProcs(100, 16, 1, 3)
+	if n := p.GetAccessStrategy(BAS_BULKREAD).RingSize(); n != 16384/160 {
+		t.Errorf("with one worker process and 3 WAL senders the ring is %d buffers, want %d", n, 16384/160)
+	}
+	p.IO.EffectiveIOConcurrency = 0
+	if n := p.GetAccessStrategy(BAS_BULKREAD).RingSize(); n != RingBulkRead {
+		t.Errorf("with effective_io_concurrency 0 the ring is %d buffers, want 256kB's %d", n, RingBulkRead)
+	}
+}

@@ -224,6 +224,7 @@ async function start() {
     eventLog.build(lab);
     if (page.mount) page.mount({ bs, panel: $('lab-panel'), wide: $('lab-wide'), pause: () => bs.pause() });
     guide.show(page, lab);
+    realPanel.setLab(lab.name, page.real);
   };
 
   theme.init((t) => {

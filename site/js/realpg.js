@@ -11,6 +11,7 @@
 // (real: false with a reason) and is not offered here.
 
 import { count, plural } from './format.js';
+import { run as runJob, failure } from './experiments.js';
 
 const $ = (id) => document.getElementById(id);
 const INFO = __PGLITE__;
@@ -44,6 +45,7 @@ export class RealPanel {
     $('real-run').addEventListener('click', () => this.runEditor());
     $('real-pool').addEventListener('click', () => (this.poolShown ? this.hidePool() : this.showPool()));
     $('real-grid-back').addEventListener('click', () => this.hidePool());
+    $('real-compare-run').addEventListener('click', () => this.compare().catch(() => {}));
     $('real-sql').addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
@@ -112,6 +114,7 @@ export class RealPanel {
   showReady(m) {
     $('real-job').hidden = true;
     $('real-console').hidden = false;
+    this.showCompare();
     const s = m.settings || {};
     $('real-card').dataset.startMs = String(Math.round(m.startMs)); // for make bench
     $('real-card').dataset.transferred = String(m.transferred || 0);
@@ -136,6 +139,7 @@ export class RealPanel {
     $('real-close').hidden = true;
     $('real-job').hidden = true;
     $('real-console').hidden = true;
+    $('real-compare').hidden = true;
     $('real-results').replaceChildren();
     $('real-error').hidden = true;
   }
@@ -286,5 +290,129 @@ export class RealPanel {
       out.push(wrap);
     }
     $('real-results').replaceChildren(...out);
+  }
+
+  // setLab is the lab shown: its page module's real, the cases its PostgreSQL 18 runs beside
+  // the model, or nothing: {intro, run(ctx) → rows}, where ctx has exec(sql) → {results, ms},
+  // sql(sql) → results, value(sql) → the last result's last row's first cell (a number when
+  // it reads as one), model(args) → the lab's worker job "real" with args, and say(text) for
+  // the status line; rows are as showComparison takes them.
+  setLab(name, spec) {
+    if (this.comparing) for (const job of this.comparing.jobs) job.abandon();
+    this.lab = name;
+    this.spec = spec || null;
+    this.comparing = null;
+    if ($('real-compare')) {
+      $('real-compare-run').disabled = false;
+      $('real-compare-out').replaceChildren();
+      $('real-compare-status').textContent = '';
+      this.showCompare();
+    }
+  }
+
+  showCompare() {
+    const box = $('real-compare');
+    if (!box) return;
+    box.hidden = !this.spec || !this.ready || $('real-console').hidden;
+    if (this.spec) $('real-compare-intro').textContent = this.spec.intro;
+  }
+
+  // compare runs the lab's cases on PostgreSQL 18 and in the model (the lab's worker job
+  // "real") and shows them side by side, each row saying whether the two agree and, where
+  // they differ, why.
+  async compare() {
+    if (!this.spec || this.comparing) return;
+    const spec = this.spec;
+    const lab = this.lab;
+    const button = $('real-compare-run');
+    const status = $('real-compare-status');
+    const say = (text) => { if (this.spec === spec) status.textContent = text; };
+    button.disabled = true;
+    $('real-compare-out').replaceChildren();
+    const started = performance.now();
+    const exec = (text) => this.exec(text);
+    const sql = async (text) => (await exec(text)).results;
+    const value = async (text) => {
+      const results = await sql(text);
+      const last = results.filter((r) => r.fields.length).pop();
+      if (!last || !last.rows.length) throw new Error(`no rows from ${text.split('\n').pop()}`);
+      const v = last.rows[last.rows.length - 1][0];
+      return typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+    };
+    const model = (args) => {
+      const job = runJob('real', { lab, ...args });
+      this.comparing.jobs.push(job);
+      return job.promise.then((r) => {
+        if (!r) throw new Error('the model was cancelled');
+        return r;
+      });
+    };
+    this.comparing = { jobs: [] };
+    try {
+      const rows = await spec.run({ exec, sql, value, model, say });
+      if (this.spec !== spec) return;
+      this.showComparison(rows);
+      say(`Ran in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+    } catch (err) {
+      if (this.spec !== spec) return;
+      say('');
+      this.showError(err.pg ? err : new Error(failure(err, 'The comparison could not run')));
+    } finally {
+      if (this.spec === spec) this.comparing = null;
+      button.disabled = false;
+    }
+  }
+
+  // showComparison writes rows ({what, real, model, unit, exact, note}) as a table: the case,
+  // PostgreSQL 18's figure, the model's, and whether they agree; a row marked exact must give
+  // the same count on both, and its note says why when it does not; any other row (a time)
+  // is not compared, and its note says what each figure is.
+  showComparison(rows) {
+    const wrap = document.createElement('div');
+    wrap.className = 'table-wrap';
+    const table = document.createElement('table');
+    table.id = 'real-compare-table';
+    const head = table.createTHead().insertRow();
+    for (const h of ['Case', 'PostgreSQL 18', 'Model', '']) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = h;
+      head.append(th);
+    }
+    const body = table.createTBody();
+    const notes = [];
+    for (const r of rows) {
+      const tr = body.insertRow();
+      tr.dataset.exact = String(!!r.exact);
+      const fmt = (v) => (typeof v === 'number' ? (Number.isInteger(v) ? count(v) : v.toPrecision(3)) : String(v)) + (r.unit ? ` ${r.unit}` : '');
+      tr.insertCell().textContent = r.what;
+      const real = tr.insertCell();
+      real.textContent = fmt(r.real);
+      real.dataset.value = String(r.real);
+      const model = tr.insertCell();
+      model.textContent = fmt(r.model);
+      model.dataset.value = String(r.model);
+      const verdict = tr.insertCell();
+      const same = r.real === r.model;
+      if (r.exact) {
+        verdict.textContent = same ? 'same' : 'differs';
+        verdict.className = same ? '' : 'differs';
+      } else {
+        verdict.textContent = 'not compared';
+      }
+      if (r.note && (!same || !r.exact)) {
+        notes.push(`${r.what}: ${r.note}`);
+        verdict.textContent += ` (${notes.length})`;
+      }
+    }
+    wrap.append(table);
+    const out = [wrap];
+    for (const [i, n] of notes.entries()) {
+      const p = document.createElement('p');
+      p.className = 'small';
+      p.textContent = `(${i + 1}) ${n}`;
+      out.push(p);
+    }
+    $('real-compare-out').replaceChildren(...out);
   }
 }

@@ -14,8 +14,10 @@ import (
 //
 //	curve   {nbuffers, op, mode, divisors}  modelled time of both paths against relation size
 //	measure {nbuffers, divisors, reps}      the real scan and lookups timed on this device
+//	real    {nbuffers, pages}               the page's PostgreSQL 18 cases in the model (real.go)
 func (Lab) Jobs() map[string]lab.Job {
 	return map[string]lab.Job{
+		"real": runReal,
 		"curve": func(a lab.Args, _ func() float64, progress lab.Progress) (map[string]any, error) {
 			r, err := parseCurveRequest(a)
 			if err != nil {

@@ -11,8 +11,9 @@ import (
 //
 //	compare {the lab's parameters as text}             the run under keep-pin and drop-pin, same seed
 //	clients {the lab's parameters as text, counts: […]}  TPS against clients, both policies
+//	real {}                                            the page's PostgreSQL 18 cases in the model (real.go)
 func (Lab) Jobs() map[string]lab.Job {
-	return map[string]lab.Job{"compare": runCompare, "clients": runClients}
+	return map[string]lab.Job{"compare": runCompare, "clients": runClients, "real": runReal}
 }
 
 // policiesCompared are the two policies the page's charts set side by side.

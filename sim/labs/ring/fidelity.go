@@ -53,10 +53,17 @@ func VacuumWALFlushes(version sim.Version, ringKB, nbuffers, tableBlocks int, ca
 // (experiment 2).
 // Reference: src/backend/access/heap/heapam.c, initscan
 func PagesLeftAfterSeqScan(version sim.Version, nbuffers, tableBlocks int) (int, error) {
+	return PagesLeftAfterSeqScanIO(version, nbuffers, tableBlocks, sim.DefaultIOSettings)
+}
+
+// PagesLeftAfterSeqScanIO is PagesLeftAfterSeqScan on a server whose I/O settings, which size
+// PostgreSQL 18's bulk-read ring, are io.
+func PagesLeftAfterSeqScanIO(version sim.Version, nbuffers, tableBlocks int, io sim.IOSettings) (int, error) {
 	p, err := sim.NewPool(nbuffers, version, sim.CostModel{})
 	if err != nil {
 		return 0, err
 	}
+	p.IO = io
 	rel := &sim.Relation{Name: "ring_t", Permanent: true,
 		Locator: sim.RelFileLocator{SpcOid: sim.DefaultTablespaceOid, DbOid: sim.DefaultDatabaseOid, RelNumber: sim.FirstRelNumber}}
 	rel.NBlocks[sim.MainForkNum] = sim.BlockNumber(tableBlocks)

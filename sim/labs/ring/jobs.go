@@ -9,8 +9,9 @@ import (
 // Jobs are the ring lab's long jobs, which the page runs in the experiment worker:
 //
 //	sweep {the lab's parameters as text, rings: [kB…]}  one VACUUM per ring size
+//	real {nbuffers, pages, limits: [kB…]}             the page's PostgreSQL 18 cases in the model (real.go)
 func (Lab) Jobs() map[string]lab.Job {
-	return map[string]lab.Job{"sweep": runSweep}
+	return map[string]lab.Job{"sweep": runSweep, "real": runReal}
 }
 
 // sweepChunk is how many steps a sweep's VACUUM runs between reports of its progress.

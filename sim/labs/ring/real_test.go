@@ -1,0 +1,42 @@
+package ring
+
+import (
+	"testing"
+
+	"github.com/bufferscope/bufferscope/sim/lab"
+)
+
+// TestRealJobLeavesTheRing: VACUUM of a cold table larger than every ring leaves the ring's
+// pages (limit / 8kB buffers, the default 2MB as 2MB), no ring leaves the whole table, and a
+// sequential scan of a table above NBuffers/4 leaves its bulk-read ring; bad arguments are
+// refused.
+//
+// Reference: src/backend/storage/buffer/freelist.c, GetAccessStrategyWithSize and
+// GetAccessStrategy (BAS_BULKREAD).
+func TestRealJobLeavesTheRing(t *testing.T) {
+	const pages = 6000
+	out, err := runReal(lab.Args{"nbuffers": 16384.0, "pages": float64(pages), "limits": []float64{256, 2048, -1, 0}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := out["vacuum"].([]any)
+	if left[0].(int) != 256/8 || left[1].(int) != 2048/8 || left[2].(int) != left[1].(int) || left[3].(int) != pages {
+		t.Errorf("pages left after VACUUM under 256kB, 2MB, the default and no ring: %v; want 32, 256, 256, %d", left, pages)
+	}
+	if seq := out["seqscan"].(int); seq < 256/8 || seq >= pages {
+		t.Errorf("a sequential scan of %d pages left %d: want its ring, at least 256kB and far less than the table", pages, seq)
+	}
+	// The scan's ring follows the server's settings: fewer processes, a larger pin limit.
+	few, err := runReal(lab.Args{"nbuffers": 16384.0, "pages": float64(pages), "limits": []float64{256}, "max_worker_processes": 1.0, "max_wal_senders": 3.0}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if few["pinLimitProcs"].(int) != 160 || few["seqscan"].(int) != 16384/160 {
+		t.Errorf("with 1 worker process and 3 WAL senders: %d processes, the scan left %d pages; want 160 and %d", few["pinLimitProcs"], few["seqscan"], 16384/160)
+	}
+	for _, a := range []lab.Args{{}, {"pages": 10.0, "limits": []float64{64}}, {"pages": 10.0, "nbuffers": 4.0}, {"pages": 10.0, "io_combine_limit": 0.0}} {
+		if _, err := runReal(a, nil, nil); err == nil {
+			t.Errorf("runReal(%v) was accepted", a)
+		}
+	}
+}
