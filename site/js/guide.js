@@ -20,6 +20,12 @@
 // (to name what the run reached, such as where the clock hand stands),
 // and rand() returns a number in [0, 1) drawn from the exercise's seed. Nothing here knows
 // which labs exist.
+//
+// A step or an exercise may run on the page's real PostgreSQL 18 (js/realpg.js) instead of
+// the simulator: a step's real: { sql: text | (bs) → text } runs the SQL there when the reader
+// asks, and its answer and explain take the last value it returned, answer(bs, value) and
+// explain(bs, value); an exercise with real: true has solve(bs, setup, real) resolve its
+// answer, asking real.ask(sql) → that value.
 
 import { el } from './controls.js';
 import { quote } from './format.js';
@@ -95,6 +101,7 @@ const MAX_EXSEED = 2 ** 32 - 1;
 //   pause() — pauses playback
 //   setSpeed(stepsPerSecond) — sets the playback speed a step's run asks for
 //   setExtra(key, value) — writes a page key to the address (undefined removes it)
+//   real — the real PostgreSQL's panel: available, and ask(sql) → the last value of its result
 export class Guide {
   constructor(bs, hooks) {
     this.bs = bs;
@@ -105,6 +112,21 @@ export class Guide {
     const aside = $('controls');
     aside.prepend(this.section);
     this.watch = 0;
+    this.shown = 0; // counts what the section has shown, so that a late answer finds it gone
+  }
+
+  // askReal runs sql on the real PostgreSQL for the view shown now, and resolves with its
+  // value, or with undefined when the view has changed meanwhile; it throws PostgreSQL's
+  // error.
+  async askReal(sql) {
+    const shown = this.shown;
+    const v = await this.hooks.real.ask(sql);
+    return shown === this.shown ? v : undefined;
+  }
+
+  // realMissing says why a step or an exercise cannot run on the real PostgreSQL, or ''.
+  realMissing() {
+    return this.hooks.real && this.hooks.real.available ? '' : 'This build has no real PostgreSQL: the build could not fetch PGlite.';
   }
 
   // show sets the lab page module whose tour and exercises are offered, closing any open one.
@@ -164,6 +186,7 @@ export class Guide {
   }
 
   close(render = true) {
+    this.shown++;
     const was = this.mode;
     this.mode = null;
     this.stopWatch();
@@ -213,6 +236,7 @@ export class Guide {
 
   tourStep(k) {
     this.stopWatch();
+    const shown = ++this.shown;
     const steps = this.tour();
     const step = steps[k - 1];
     this.hooks.pause();
@@ -223,6 +247,7 @@ export class Guide {
     const body = el('div', { class: 'guide-body' });
     const status = el('p', { class: 'guide-status', role: 'status', 'aria-live': 'polite' });
     let predicted = null;
+    let realValue; // what the real PostgreSQL said, for a step that runs there
     const nav = el('div', { class: 'card-actions guide-nav' });
     const next = k < steps.length
       ? el('button', { type: 'button', id: 'tour-next', class: 'primary small-button', onclick: () => this.tourStep(k + 1) }, 'Next')
@@ -234,14 +259,15 @@ export class Guide {
     body.append(el('p', { text: step.text }));
     const finish = () => {
       const parts = [];
+      const who = step.real ? 'PostgreSQL 18' : 'the simulator';
       if (step.predict && step.answer) {
-        const truth = String(step.answer(this.bs));
+        const truth = String(step.answer(this.bs, realValue));
         const label = (v) => (step.predict.choices.find((c) => c.value === v) || { label: v }).label;
         if (predicted !== null) {
-          parts.push(predicted === truth ? `Right: ${label(truth)}.` : `Not this time: you said ${label(predicted)}; the simulator says ${label(truth)}.`);
-        } else parts.push(`The simulator says: ${label(truth)}.`);
+          parts.push(predicted === truth ? `Right: ${label(truth)}.` : `Not this time: you said ${label(predicted)}; ${who} says ${label(truth)}.`);
+        } else parts.push(`${who[0].toUpperCase()}${who.slice(1)} says: ${label(truth)}.`);
       }
-      if (step.explain) parts.push(step.explain(this.bs));
+      if (step.explain) parts.push(step.explain(this.bs, realValue));
       status.textContent = parts.join(' ');
     };
     if (step.predict) {
@@ -287,6 +313,28 @@ export class Guide {
         done();
       });
       body.append(el('div', { class: 'card-actions' }, runBtn, skip));
+    } else if (step.real) {
+      const runBtn = el('button', { type: 'button', id: 'tour-real', class: 'primary small-button' }, 'Run it on PostgreSQL 18');
+      const missing = this.realMissing();
+      if (missing) {
+        runBtn.disabled = true;
+        status.textContent = missing;
+      }
+      runBtn.addEventListener('click', async () => {
+        runBtn.disabled = true;
+        status.textContent = 'Running it on PostgreSQL 18 (it starts the first time; the SQL and its results are in the real PostgreSQL panel)…';
+        try {
+          const v = await this.askReal(typeof step.real.sql === 'function' ? step.real.sql(this.bs) : step.real.sql);
+          if (shown !== this.shown) return;
+          realValue = v;
+          finish();
+        } catch (err) {
+          if (shown !== this.shown) return;
+          status.textContent = `PostgreSQL 18 could not run it: ${err.message}`;
+          runBtn.disabled = false;
+        }
+      });
+      body.append(el('div', { class: 'card-actions' }, runBtn));
     } else {
       finish();
     }
@@ -302,6 +350,7 @@ export class Guide {
 
   startExercise(ex, seed) {
     this.stopWatch();
+    const shown = ++this.shown;
     this.mode = 'exercise';
     this.hooks.setExtra('tour', undefined);
     if (seed === undefined) seed = Math.floor(Math.random() * 2 ** 32);
@@ -318,15 +367,32 @@ export class Guide {
     for (const c of setup.choices) {
       choices.append(el('button', {
         type: 'button', class: 'small-button', 'data-answer': c.value,
-        onclick: () => {
+        onclick: async () => {
           for (const b of choices.querySelectorAll('button')) b.disabled = true;
-          const r = ex.solve(this.bs, setup);
+          let r;
+          if (ex.real) {
+            status.textContent = 'Asking PostgreSQL 18 (it starts the first time; the SQL and its results are in the real PostgreSQL panel)…';
+            try {
+              r = await ex.solve(this.bs, setup, { ask: (sql) => this.askReal(sql) });
+            } catch (err) {
+              if (shown !== this.shown) return;
+              status.textContent = `PostgreSQL 18 could not answer: ${err.message}`;
+              for (const b of choices.querySelectorAll('button')) b.disabled = false;
+              return;
+            }
+            if (shown !== this.shown) return;
+          } else r = ex.solve(this.bs, setup);
           const label = (v) => (setup.choices.find((x) => x.value === String(v)) || { label: String(v) }).label;
           const right = String(r.answer) === c.value;
           status.dataset.result = right ? 'right' : 'wrong';
           status.textContent = `${right ? 'Right' : `Not quite: the answer is ${label(r.answer)}`}. ${r.explain}`;
         },
       }, c.label));
+    }
+    const missing = ex.real ? this.realMissing() : '';
+    if (missing) {
+      for (const b of choices.querySelectorAll('button')) b.disabled = true;
+      status.textContent = missing;
     }
     this.section.replaceChildren(
       el('h2', { id: 'guide-heading', text: `Exercise: ${ex.title}` }),

@@ -186,6 +186,7 @@ async function start() {
     pause: () => bs.pause(),
     setSpeed: (x) => { chosen[lab.name] = true; playback.setSpeed(x); },
     setExtra: (key, value) => state.setExtra(key, value),
+    real: realPanel,
   });
   // warnAddress shows, all together, what was wrong with the address.
   const warnAddress = (problems) => {

@@ -19,6 +19,15 @@ const INFO = __PGLITE__;
 // mb is bytes in megabytes, as the panel tells the reader what a start costs.
 const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
 
+// lastValue is the first cell of the last row of the last result of sql that has rows: the
+// count a lab's SQL ends with, as a number when it reads as one.
+function lastValue(results, sql) {
+  const last = results.filter((r) => r.fields.length).pop();
+  if (!last || !last.rows.length) throw new Error(`no rows from ${sql.trim().split('\n').pop()}`);
+  const v = last.rows[last.rows.length - 1][0];
+  return typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+}
+
 export class RealPanel {
   // bs is the simulator's bridge, on whose grid the real pool is drawn; hooks.changed() is
   // called when the grid switches between the simulated pool and the real one.
@@ -231,9 +240,11 @@ export class RealPanel {
     await this.runEditor();
   }
 
+  // runEditor runs the editor's SQL and shows its results, or PostgreSQL's error; it
+  // resolves with the results, or null after an error.
   async runEditor() {
     const sql = $('real-sql').value;
-    if (!sql.trim()) return;
+    if (!sql.trim()) return null;
     const run = $('real-run');
     run.disabled = true;
     $('real-error').hidden = true;
@@ -243,13 +254,26 @@ export class RealPanel {
       this.showResults(r.results);
       if (this.poolShown) await this.showPool(); // the grid shows the pool after the statement
       $('real-ran').textContent = `Ran in ${r.ms.toFixed(1)} ms (in WebAssembly on this device).`;
+      return r.results;
     } catch (err) {
       $('real-ran').textContent = '';
       $('real-results').replaceChildren();
       this.showError(err);
+      return null;
     } finally {
       run.disabled = false;
     }
+  }
+
+  // ask runs sql for a tour step or an exercise, in the editor as if the reader had typed it,
+  // and resolves with the last value of its results (lastValue); PostgreSQL's error, shown in
+  // the panel, rejects.
+  async ask(sql) {
+    await this.open();
+    $('real-sql').value = sql;
+    const results = await this.runEditor();
+    if (!results) throw new Error($('real-error').textContent.split('\n')[0] || 'it failed');
+    return lastValue(results, sql);
   }
 
   showError(err) {
@@ -332,13 +356,7 @@ export class RealPanel {
     const started = performance.now();
     const exec = (text) => this.exec(text);
     const sql = async (text) => (await exec(text)).results;
-    const value = async (text) => {
-      const results = await sql(text);
-      const last = results.filter((r) => r.fields.length).pop();
-      if (!last || !last.rows.length) throw new Error(`no rows from ${text.split('\n').pop()}`);
-      const v = last.rows[last.rows.length - 1][0];
-      return typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
-    };
+    const value = async (text) => lastValue(await sql(text), text);
     const model = (args) => {
       const job = runJob('real', { lab, ...args });
       this.comparing.jobs.push(job);
@@ -401,8 +419,11 @@ export class RealPanel {
         verdict.textContent = 'not compared';
       }
       if (r.note && (!same || !r.exact)) {
-        notes.push(`${r.what}: ${r.note}`);
-        verdict.textContent += ` (${notes.length})`;
+        // Rows with the same note share its number.
+        let k = notes.findIndex((n) => n.note === r.note);
+        if (k < 0) k = notes.push({ note: r.note, rows: [] }) - 1;
+        notes[k].rows.push(r.what);
+        verdict.textContent += ` (${k + 1})`;
       }
     }
     wrap.append(table);
@@ -410,7 +431,7 @@ export class RealPanel {
     for (const [i, n] of notes.entries()) {
       const p = document.createElement('p');
       p.className = 'small';
-      p.textContent = `(${i + 1}) ${n}`;
+      p.textContent = `(${i + 1}) ${n.rows.join('; ')}: ${n.note}`;
       out.push(p);
     }
     $('real-compare-out').replaceChildren(...out);

@@ -3,6 +3,7 @@
 
 import { counters, pick, runSteps } from '../../guide.js';
 import { count, seconds } from '../../format.js';
+import { dropSQL, dropWhy } from './real.js';
 
 const scanOrLookup = [{ value: 'lookup', label: 'look each block up' }, { value: 'scan', label: 'scan every buffer' }];
 const path = (bs) => (counters(bs).resultPath === 'lookup' ? 'lookup' : 'scan');
@@ -53,6 +54,14 @@ export const tour = [
     explain: (bs) => `${summary(bs)} On a primary the fork sizes are not cached (smgrnblocks_cached fails), so PostgreSQL cannot be sure a lookup finds every buffer: it scans.`,
   },
   {
+    title: 'DROP TABLE on a real server',
+    text: 'The page\'s real PostgreSQL 18 is a primary: it fills a table of 20,000 rows, whose pages all stay in shared buffers, then drops it. pg_buffercache counts the buffers of its relfilenode before and after.',
+    predict: { question: 'How many of the table\'s buffers will be left after DROP TABLE?', choices: [{ value: 'none', label: 'none' }, { value: 'some', label: 'some' }, { value: 'all', label: 'all of them' }] },
+    real: { sql: dropSQL('drop') },
+    answer: (_, v) => (v === 0 ? 'none' : 'some'),
+    explain: (_, v) => `${v === 0 ? 'None' : count(v)} left. ${dropWhy}`,
+  },
+  {
     title: 'Your turn',
     text: 'Try a larger pool, truncation or VACUUM, a checkpoint before the drops, or the lookups forced on; the exercise asks you to call lookup or scan for random cases.',
   },
@@ -83,6 +92,24 @@ export const exercises = [
         answer: path(bs),
         explain: `${summary(bs)} The threshold is ${c.thresholdBlocks} blocks (NBuffers/32); lookups need PostgreSQL 14+, cached fork sizes (recovery only) and fewer blocks than the threshold.`,
       };
+    },
+  },
+  {
+    id: 'drop-real',
+    title: 'what a drop leaves on PostgreSQL 18',
+    real: true,
+    make(rand) {
+      const op = pick(rand, ['drop', 'truncate']);
+      return {
+        params: {},
+        op,
+        question: `The page's real PostgreSQL 18 fills a table whose pages stay in shared buffers, then runs ${op === 'drop' ? 'DROP TABLE' : 'TRUNCATE'} on it. How many buffers of its old relfilenode will pg_buffercache show afterwards?`,
+        choices: [{ value: 'none', label: 'none' }, { value: 'some', label: 'some' }, { value: 'all', label: 'all of them' }],
+      };
+    },
+    async solve(_, setup, real) {
+      const v = await real.ask(dropSQL(setup.op));
+      return { answer: v === 0 ? 'none' : 'some', explain: `PostgreSQL 18 shows ${count(v)}. ${setup.op === 'truncate' ? 'TRUNCATE gives the table a new relfilenode and unlinks the old one at commit. ' : ''}${dropWhy}` };
     },
   },
 ];

@@ -7,6 +7,7 @@ import { DropLab } from './drop.js';
 import { CurveCard } from './curve.js';
 import { MeasureCard } from './measure.js';
 import { tour, exercises } from './guide.js';
+import { REAL } from './real.js';
 
 // The static HTML of the lab's cards: no data is ever interpolated into it.
 const INTRO = `    <p>When a table is dropped, truncated or vacuumed down to nothing, each of its pages must leave shared buffers. PostgreSQL finds them in one of two ways: it checks <em>every</em> buffer descriptor in the pool (a full scan, whose cost grows with shared_buffers), or it looks each of the relation's blocks up in the buffer mapping table (whose cost grows with the relation).</p>
@@ -149,43 +150,6 @@ let lab = null;
 let curve = null;
 let measure = null;
 
-// REAL is DROP TABLE and TRUNCATE on the page's PostgreSQL 18 beside the model of a primary
-// (the real panel's side-by-side figures; sim/labs/drop/real.go).
-const REAL = {
-  intro: 'DROP TABLE and TRUNCATE of a table whose pages are in shared buffers, on PostgreSQL 18 itself and in the drop lab\'s model of a primary at the same pool: the table\'s buffers left after each, and the time each took.',
-  async run({ exec, value, model, say }) {
-    const table = `CREATE EXTENSION IF NOT EXISTS pg_buffercache;
-DROP TABLE IF EXISTS drop_cmp;
-CREATE TABLE drop_cmp (id int, pad text) WITH (autovacuum_enabled = off);
-INSERT INTO drop_cmp SELECT g, repeat('x', 200) FROM generate_series(1, 20000) g;
-SELECT pg_relation_filenode('drop_cmp');`;
-    const left = (node) => `SELECT count(*) FROM pg_buffercache
-WHERE relfilenode = ${Number(node)} AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database());`;
-    const nbuffers = await value("SELECT setting::int FROM pg_settings WHERE name = 'shared_buffers';");
-    say('DROP TABLE…');
-    const dropNode = await value(table);
-    const pages = await value(`SELECT count(*) FROM pg_buffercache WHERE relfilenode = ${Number(dropNode)} AND relforknumber = 0;`);
-    const drop = await exec('DROP TABLE drop_cmp;');
-    const dropLeft = await value(left(dropNode));
-    say('TRUNCATE…');
-    const truncNode = await value(table);
-    const trunc = await exec('TRUNCATE drop_cmp;');
-    const truncLeft = await value(left(truncNode));
-    say('The same in the model…');
-    const m = await model({ nbuffers, pages });
-    const exact = 'The commit unlinks the relation\'s files and DropRelationsAllBuffers drops every buffer of them first: none may stay.';
-    const time = (what, ms, op) => ({
-      what, real: ms, model: op.seconds * 1000, unit: 'ms', exact: false,
-      note: `PostgreSQL 18's figure is the whole statement in WebAssembly on this device: parse, catalog changes, commit, unlinking the files and the buffer scan. The model's is the buffer work alone on a native server: a primary knows no cached relation sizes, so DropRelationsAllBuffers checks all ${op.checked} descriptors.`,
-    });
-    return [
-      { what: 'Buffers of the table left after DROP TABLE', real: dropLeft, model: m.drop.left, unit: 'buffers', exact: true, note: exact },
-      { what: 'Buffers of the old relfilenode left after TRUNCATE', real: truncLeft, model: m.truncate.left, unit: 'buffers', exact: true, note: exact },
-      time('Time of DROP TABLE', drop.ms, m.drop),
-      time('Time of TRUNCATE', trunc.ms, m.truncate),
-    ];
-  },
-};
 
 export default {
   tour,

@@ -3,6 +3,7 @@
 
 import { count } from '../../format.js';
 import { counters, stepUntil, yesNo } from '../../guide.js';
+import { usageSQL, usageWhy } from './real.js';
 
 // emptyBuffers counts the buffers of the pool that hold no page.
 function emptyBuffers(bs) {
@@ -48,6 +49,14 @@ export const tour = [
     explain: (bs) => `Backends wrote ${count(counters(bs).dirtyWrites)} dirty victims and flushed WAL ${count(counters(bs).walFlushesBackend)} times to do so.`,
   },
   {
+    title: 'The same rule on a real server',
+    text: 'The usage count is PostgreSQL\'s own rule, and the page\'s real PostgreSQL 18 keeps it too. It reads a one-page table 4 times from a pool that does not hold it (each read a sequential scan, which pins the page once); pg_buffercache then shows the page\'s usage count.',
+    predict: { question: 'What usage count will PostgreSQL 18 show?', choices: [1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: String(n) })) },
+    real: { sql: usageSQL(4) },
+    answer: (_, v) => String(v),
+    explain: () => usageWhy,
+  },
+  {
     title: 'Your turn',
     text: 'That is the buffer manager\'s core loop. Change shared_buffers, the clients or the key distribution and watch the hit ratio and evictions; the exercise asks you to call the clock hand\'s next victim.',
   },
@@ -82,6 +91,24 @@ export const exercises = [
         answer: String(victim),
         explain: `The hand stood at buffer ${hand}. Going round from there, it decremented the usage count of every unpinned buffer above 0 and passed pinned ones, until buffer ${victim} (usage count ${v.usage} and ${v.pins} pins when you answered) reached 0 unpinned. Clients kept accessing pages meanwhile, raising some counts again.`,
       };
+    },
+  },
+  {
+    id: 'usage-real',
+    title: 'a usage count on PostgreSQL 18',
+    real: true,
+    make(rand) {
+      const n = 1 + Math.floor(rand() * 8);
+      return {
+        params: {},
+        reads: n,
+        question: `The page's real PostgreSQL 18 reads a one-page table ${n === 1 ? 'once' : `${n} times`}, from a pool that does not hold it. What usage count will pg_buffercache show for the page?`,
+        choices: [1, 2, 3, 4, 5].map((k) => ({ value: String(k), label: String(k) })),
+      };
+    },
+    async solve(_, setup, real) {
+      const v = await real.ask(usageSQL(setup.reads));
+      return { answer: String(v), explain: `PostgreSQL 18 shows ${v}. ${usageWhy}` };
     },
   },
 ];

@@ -3,6 +3,7 @@
 
 import { count, rungAbove } from '../../format.js';
 import { tour, exercises } from './guide.js';
+import { REAL } from './real.js';
 
 // EXACT_LIMIT is the largest pool drawn one cell per buffer (wasm/grid: MaxFlashBuffers).
 const EXACT_LIMIT = 131072;
@@ -57,34 +58,6 @@ ORDER BY backend_type, context;`,
   ],
 };
 
-// REAL is the usage count's rule on the page's PostgreSQL 18 beside the model (the real
-// panel's side-by-side figures; sim/labs/free/real.go).
-const REALS = [1, 3, 7];
-const REAL = {
-  intro: `A page's usage count, which every pin raises up to 5 and the clock sweep lowers: a one-page table read ${REALS.join(', ')} times from a pool that did not hold it, on PostgreSQL 18 itself and in the model. Each read is a sequential scan, which pins the page once.`,
-  async run({ value, model, say }) {
-    const rows = [];
-    say('The same in the model…');
-    const m = await model({ reads: REALS });
-    for (const [i, n] of REALS.entries()) {
-      say(`${n} read${n === 1 ? '' : 's'}…`);
-      const real = await value(`CREATE EXTENSION IF NOT EXISTS pg_buffercache;
-DROP TABLE IF EXISTS usage_cmp;
-CREATE TABLE usage_cmp (id int) WITH (autovacuum_enabled = off);
-INSERT INTO usage_cmp VALUES (1);
-CHECKPOINT;
-SELECT buffers_evicted FROM pg_buffercache_evict_relation('usage_cmp');
-${'SELECT count(*) FROM usage_cmp;\n'.repeat(n)}SELECT usagecount FROM pg_buffercache
-WHERE relfilenode = pg_relation_filenode('usage_cmp') AND relforknumber = 0
-  AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database());`);
-      rows.push({
-        what: `Usage count after ${n} read${n === 1 ? '' : 's'}`, real, model: m.usage[i], exact: true,
-        note: `A buffer read in starts at usage count 1 (BufferAlloc) and each later pin adds one (PinBuffer), up to BM_MAX_USAGE_COUNT, ${m.max}.`,
-      });
-    }
-    return rows;
-  },
-};
 
 export default {
   tour,

@@ -3,6 +3,7 @@
 
 import { count, plural, seconds } from '../../format.js';
 import { counters, pick, runSteps, yesNo } from '../../guide.js';
+import { deadSQL, deadWhy } from './real.js';
 
 const short = { duration: '60s', slice: '5s', naptime: '10s' };
 
@@ -33,6 +34,14 @@ export const tour = [
     run: { toEnd: true },
     answer: (bs) => (counters(bs).vacuumWaitSeconds > 0 ? 'yes' : 'no'),
     explain: (bs) => `VACUUM waited ${seconds(counters(bs).vacuumWaitSeconds)} of simulated server time; ${plural(counters(bs).hintsLost, 'hint was', 'hints were')} lost. PostgreSQL 19 gives unlogged indexes fake LSNs so their scans can drop the pin too.`,
+  },
+  {
+    title: 'A lost hint on a real server',
+    text: 'The page\'s real PostgreSQL 18 makes a B-tree leaf whose 100 middle entries point at deleted rows. A cursor reads 5 rows, an insert lands on the same leaf (its LSN moves), and the cursor reads the rest; bt_page_items then counts the entries marked LP_DEAD.',
+    predict: { question: 'How many of the 100 entries will be marked dead?', choices: [{ value: '0', label: 'none' }, { value: '100', label: 'all 100' }] },
+    real: { sql: deadSQL('lp_tour', 'insert') },
+    answer: (_, v) => String(v),
+    explain: (_, v) => `${count(v)} marked dead. ${deadWhy}`,
   },
   {
     title: 'Your turn',
@@ -69,6 +78,29 @@ export const exercises = [
         answer: c.hintsLost > 0 ? 'yes' : 'no',
         explain: `${plural(c.hintsSet, 'item was', 'items were')} marked LP_DEAD (by scans and by inserts' unique checks) and ${plural(c.hintsLost, 'hint was', 'hints were')} lost. ${why}`,
       };
+    },
+  },
+  {
+    id: 'hints-real',
+    title: 'will the hints stick on PostgreSQL 18?',
+    real: true,
+    make(rand) {
+      const how = pick(rand, ['plain', 'cursor', 'insert']);
+      const what = {
+        plain: 'a plain index scan reads them',
+        cursor: 'a cursor reads 5 of the rows, then the rest',
+        insert: 'a cursor reads 5 of the rows, a row is inserted into the same leaf, then the cursor reads the rest',
+      }[how];
+      return {
+        params: {},
+        how,
+        question: `The page's real PostgreSQL 18 makes a B-tree leaf whose 100 middle entries point at deleted rows, and ${what}. How many of the 100 entries will bt_page_items show marked dead?`,
+        choices: [{ value: '0', label: 'none' }, { value: '100', label: 'all 100' }],
+      };
+    },
+    async solve(_, setup, real) {
+      const v = await real.ask(deadSQL('lp_exercise', setup.how));
+      return { answer: String(v), explain: `PostgreSQL 18 marked ${count(v)}. ${deadWhy}` };
     },
   },
 ];

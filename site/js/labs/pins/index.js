@@ -11,6 +11,7 @@
 // is per simulated second.
 
 import { tour, exercises } from './guide.js';
+import { REAL, leaf } from './real.js';
 import { LeavesCard } from './leaves.js';
 import { CompareCards, HTML as COMPARE, sliceChart, sliceSummary, sliceTimes } from './compare.js';
 import { exportButtons } from '../../exports.js';
@@ -71,50 +72,7 @@ function draw(c) {
 
 // SQL is what a reader runs on a real server to see this lab's effect: the statements the
 // fidelity harness runs (fidelity/lpdead.go), in psql, and a pgbench load like the lab's.
-// leaf is the experiment's table: one leaf page whose 100 middle entries point at deleted
-// rows, with plain index scans forced.
-const leaf = (name) => `CREATE TABLE ${name} (id int PRIMARY KEY, filler text) WITH (autovacuum_enabled = off);
-INSERT INTO ${name} SELECT g, repeat('x', 400) FROM generate_series(1, 200) g;
-VACUUM ANALYZE ${name};
-DELETE FROM ${name} WHERE id BETWEEN 50 AND 149;
-SET enable_seqscan = off;
-SET enable_bitmapscan = off;`;
 
-// REAL is the LP_DEAD pair run on the page's PostgreSQL 18 beside the model (the real panel's
-// side-by-side figures; sim/labs/pins/real.go).
-const REAL = {
-  intro: 'The LP_DEAD pair on PostgreSQL 18 itself: the dead items on the B-tree leaf after a plain index scan over 100 deleted rows, and after a cursor that read them with an insert into the leaf between two of its fetches, beside the lab\'s B-tree model (experiment 6 of make fidelity).',
-  async run({ value, model, say }) {
-    say('A plain index scan over the deleted rows…');
-    const plain = await value(`CREATE EXTENSION IF NOT EXISTS pageinspect;
-DROP TABLE IF EXISTS lp_cmp_plain;
-${leaf('lp_cmp_plain')}
-SELECT filler FROM lp_cmp_plain WHERE id BETWEEN 1 AND 200 ORDER BY id;
-RESET enable_seqscan;
-RESET enable_bitmapscan;
-SELECT count(*) FROM bt_page_items('lp_cmp_plain_pkey', 1) WHERE dead;`);
-    say('A cursor, with an insert into the leaf between its fetches…');
-    const cursor = await value(`DROP TABLE IF EXISTS lp_cmp_cursor;
-${leaf('lp_cmp_cursor')}
-BEGIN;
-DECLARE c CURSOR FOR SELECT filler FROM lp_cmp_cursor WHERE id BETWEEN 1 AND 200 ORDER BY id;
-FETCH 5 FROM c;
-INSERT INTO lp_cmp_cursor VALUES (201, 'new');
-FETCH ALL FROM c;
-CLOSE c;
-COMMIT;
-RESET enable_seqscan;
-RESET enable_bitmapscan;
-SELECT count(*) FROM bt_page_items('lp_cmp_cursor_pkey', 1) WHERE dead;`);
-    say('The same in the model…');
-    const m = await model({});
-    const why = 'The model follows _bt_killitems: a scan that dropped its pin may mark items dead only if the leaf\'s LSN has not moved since it read the leaf.';
-    return [
-      { what: 'Dead items after a plain index scan', real: plain, model: m.plain, unit: 'items', exact: true, note: why },
-      { what: 'Dead items after a cursor with an insert into the leaf', real: cursor, model: m.cursor, unit: 'items', exact: true, note: why },
-    ];
-  },
-};
 
 const SQL = {
   intro: 'make fidelity runs the first three on real servers of PostgreSQL 13 to 18 (pageinspect, autovacuum off); docs/fidelity.md sets its counts beside the simulation\'s. The last is a load like the lab\'s, not run by the harness.',

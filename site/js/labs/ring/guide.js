@@ -3,6 +3,7 @@
 
 import { count, durationText, plural } from '../../format.js';
 import { counters, pick, runSteps, yesNo } from '../../guide.js';
+import { fillSQL, vacuumSQL, vacuumWhy } from './real.js';
 
 export const tour = [
   {
@@ -32,6 +33,14 @@ export const tour = [
       const per = c.vacuumWalFlushes > 0 ? `one per ${count(Math.round(c.vacuumWrites / c.vacuumWalFlushes))} pages written` : 'none at all';
       return `${count(c.vacuumWalFlushes)} of the ${count(c.vacuumWrites)} pages VACUUM wrote with a ring of ${count(c.ringBuffers)} buffers waited for WAL: ${per}, against one per 32 with 256kB.`;
     },
+  },
+  {
+    title: 'The ring on a real server',
+    text: 'The page\'s real PostgreSQL 18 fills a table of about 6,900 pages (a few seconds in WebAssembly), empties the pool of it, and runs VACUUM with vacuum_buffer_usage_limit = 256kB; pg_buffercache then counts the table\'s pages in shared buffers.',
+    predict: { question: 'How many of the table\'s pages will VACUUM leave in shared buffers?', choices: [{ value: '32', label: '32: the ring' }, { value: '256', label: '256: the default ring' }, { value: 'all', label: 'all of them' }] },
+    real: { sql: `${fillSQL}\n${vacuumSQL(256)}` },
+    answer: (_, v) => (v > 1000 ? 'all' : String(v)),
+    explain: (_, v) => `${count(v)} pages. ${vacuumWhy(256)}`,
   },
   {
     title: 'Your turn',
@@ -70,6 +79,25 @@ export const exercises = [
         answer: buckets.find((b) => b.test(n)).value,
         explain: `VACUUM flushed WAL ${plural(n, 'time')} and wrote ${count(c.vacuumWrites)} pages itself, reusing ring buffers ${count(c.ringReuses)} times (ring of ${count(c.ringBuffers)} buffers). Pages it does not change need no WAL; without a ring, its pages stay in shared buffers and others write them later.`,
       };
+    },
+  },
+  {
+    id: 'ring-real',
+    title: 'what VACUUM leaves on PostgreSQL 18',
+    real: true,
+    make(rand) {
+      const kb = pick(rand, [128, 512, 1024, 4096, 8192]);
+      const ring = kb / 8;
+      return {
+        params: {},
+        kb,
+        question: `The page's real PostgreSQL 18 fills a table of about 6,900 pages, empties the pool of it and runs VACUUM with vacuum_buffer_usage_limit = ${kb}kB. How many of the table's pages will stay in shared buffers?`,
+        choices: [0, ring, 2 * ring].map((n) => ({ value: String(n), label: count(n) })).concat([{ value: 'all', label: 'all of them' }]),
+      };
+    },
+    async solve(_, setup, real) {
+      const v = await real.ask(`${fillSQL}\n${vacuumSQL(setup.kb)}`);
+      return { answer: v > 3000 ? 'all' : String(v), explain: `PostgreSQL 18 kept ${count(v)} pages. ${vacuumWhy(setup.kb)}` };
     },
   },
 ];

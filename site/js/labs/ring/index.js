@@ -9,6 +9,7 @@ import * as experiments from '../../experiments.js';
 import { exportButtons } from '../../exports.js';
 import { count, percent, plural, seconds, share } from '../../format.js';
 import { tour, exercises } from './guide.js';
+import { REAL } from './real.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -284,61 +285,6 @@ WHERE b.relfilenode = pg_relation_filenode('ring_t'::regclass)
   ],
 };
 
-// REAL is VACUUM's ring and the sequential scan's on the page's PostgreSQL 18 beside the
-// model (the real panel's side-by-side figures; sim/labs/ring/real.go).
-const REAL = {
-  intro: 'VACUUM of a cold table larger than every ring under each vacuum_buffer_usage_limit, and a sequential scan of it, on PostgreSQL 18 itself: the table\'s main-fork pages left in shared buffers, counted with pg_buffercache, beside the ring lab\'s model of the same pool. Filling the table takes a while in WebAssembly.',
-  async run({ value, model, say }) {
-    say('Filling a table of 400,000 rows…');
-    await value(`CREATE EXTENSION IF NOT EXISTS pg_buffercache;
-DROP TABLE IF EXISTS ring_cmp;
-DROP SEQUENCE IF EXISTS ring_cmp_slice;
-CREATE TABLE ring_cmp (id int, filler text) WITH (autovacuum_enabled = off);
-INSERT INTO ring_cmp SELECT g, repeat('x', 100) FROM generate_series(1, 400000) g;
-CREATE SEQUENCE ring_cmp_slice;
-SELECT 1;`);
-    const pages = await value("SELECT pg_relation_size('ring_cmp') / current_setting('block_size')::int;");
-    const nbuffers = await value("SELECT setting::int FROM pg_settings WHERE name = 'shared_buffers';");
-    // The settings PostgreSQL 18 sizes the sequential scan's ring from, which the model takes.
-    const names = ['io_combine_limit', 'effective_io_concurrency', 'max_connections', 'autovacuum_worker_slots', 'max_worker_processes', 'max_wal_senders'];
-    const got = String(await value(`SELECT string_agg(name || '=' || setting, ',') FROM pg_settings WHERE name IN (${names.map((n) => `'${n}'`).join(', ')});`));
-    const io = Object.fromEntries(got.split(',').map((kv) => kv.split('=')).map(([k, v]) => [k, Number(v)]));
-    const limits = [
-      { kb: 256, label: '256kB' }, { kb: 2048, label: '2MB (the default)' }, { kb: 16384, label: '16MB' }, { kb: 0, label: '0 (no ring)' },
-    ];
-    say('The same in the model…');
-    const m = await model({ nbuffers, pages, limits: limits.map((l) => l.kb), ...io });
-    const left = `SELECT count(*) FROM pg_buffercache
-WHERE relfilenode = pg_relation_filenode('ring_cmp') AND relforknumber = 0
-  AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database());`;
-    const rows = [];
-    for (const [i, l] of limits.entries()) {
-      say(`VACUUM with vacuum_buffer_usage_limit ${l.label}…`);
-      const real = await value(`WITH s AS (SELECT nextval('ring_cmp_slice') % 49 AS k) DELETE FROM ring_cmp USING s WHERE ring_cmp.id % 49 = s.k;
-CHECKPOINT;
-SELECT buffers_evicted FROM pg_buffercache_evict_relation('ring_cmp');
-SET vacuum_buffer_usage_limit = '${l.kb}kB';
-VACUUM ring_cmp;
-RESET vacuum_buffer_usage_limit;
-${left}`);
-      rows.push({
-        what: `Pages left after VACUUM, vacuum_buffer_usage_limit ${l.label}`, real, model: m.vacuum[i], unit: 'pages', exact: true,
-        note: l.kb ? 'VACUUM reads through its ring (GetAccessStrategyWithSize: the limit in 8kB buffers, at most NBuffers/8) and reuses its own buffers, so the ring\'s pages are what it leaves.' : 'Without a ring VACUUM reads into shared buffers like any backend, and the whole table stays.',
-      });
-    }
-    say('A sequential scan…');
-    const seq = await value(`CHECKPOINT;
-SELECT buffers_evicted FROM pg_buffercache_evict_relation('ring_cmp');
-SELECT count(*) FROM ring_cmp;
-${left}`);
-    const ring = Math.min(32 + io.io_combine_limit * io.effective_io_concurrency, Math.max(32, Math.floor(nbuffers / m.pinLimitProcs)));
-    rows.push({
-      what: 'Pages left after a sequential scan', real: seq, model: m.seqscan, unit: 'pages', exact: true,
-      note: `A table above NBuffers/4 is scanned through the bulk-read ring, which PostgreSQL 18 sizes from its settings: 256kB + io_combine_limit × effective_io_concurrency pages, at most GetPinLimit() = NBuffers / (MaxBackends + NUM_AUXILIARY_PROCS). With this server's settings (${got.replace(/,/g, ', ')}) that is min(32 + ${io.io_combine_limit} × ${io.effective_io_concurrency}, ${nbuffers} / ${m.pinLimitProcs}) = ${ring} buffers.`,
-    });
-    return rows;
-  },
-};
 
 let card = null;
 
