@@ -341,6 +341,29 @@ ORDER BY bufferid;`)
 		t.Errorf("after Back to the simulation the grid still shows the real pool (real %v), want the simulated one", eval[bool](p, `!!bufferscope.stats().real`))
 	}
 
+	// Beside the simulation (free play's 128MB is PGlite's size): a pane of its own, which
+	// stays while the simulation plays on.
+	eval[bool](p, `(document.getElementById('real-beside').click(), true)`)
+	waitJS[bool](p, realRun, "the real pool beside the simulation", `(v => v.panes && v.panes.length === 2 && v.panes[1].key === 'real')(bufferscope.view())`)
+	first, _ := strconv.Atoi(rows[0][0])
+	if got := eval[*bufferInfo](p, fmt.Sprintf(`bufferscope.buffer(%d, 1)`, first-1)); got == nil || got.Relation == nil || *got.Relation != "grid_t" {
+		t.Errorf("beside: the real pane's buffer %d is %v, want a page of grid_t", first-1, got)
+	}
+	if got := eval[*bufferInfo](p, fmt.Sprintf(`bufferscope.buffer(%d, 0)`, first-1)); got != nil && got.Relation != nil && *got.Relation == "grid_t" {
+		t.Errorf("beside: the simulated pane's buffer %d holds grid_t", first-1)
+	}
+	step0 := p.stats().Step
+	p.click("#play")
+	waitJS[bool](p, waitTimeout, "the simulation to play beside the real pool", fmt.Sprintf(`bufferscope.stats().step > %d`, step0+100))
+	p.click("#play")
+	if !eval[bool](p, `!!bufferscope.stats().real && bufferscope.view().panes.length === 2 && !document.getElementById('real-grid-note').hidden`) {
+		t.Error("playing took the real pool from beside the simulation")
+	}
+	p.click("#real-grid-back")
+	if eval[bool](p, `!!bufferscope.stats().real || !!bufferscope.view().panes`) {
+		t.Error("after Back to the simulation the real pane stays")
+	}
+
 	// Bad input through the bridge: a clear message, and the simulated pool stays.
 	for _, c := range []struct{ call, want string }{
 		{`bufferscope.showRealPool(42)`, "showRealPool takes {server, nbuffers, relations, rows}"},

@@ -752,7 +752,8 @@ func (b *bridge) pgStatIO([]js.Value) any {
 // The real pool.
 
 // showRealPool draws a real server's pool, as its pg_buffercache showed it, in place of the
-// simulated one (app.ShowReal): {server, nbuffers, relations, rows}, the last two CSV text.
+// simulated one, or beside it (app.ShowReal): {server, nbuffers, relations, rows, beside},
+// relations and rows CSV text.
 func (b *bridge) showRealPool(args []js.Value) any {
 	const shape = "showRealPool takes {server, nbuffers, relations, rows}: the server's name, its shared_buffers in buffers, and CSV text of its relations and of pg_buffercache's rows"
 	spec := arg(args, 0)
@@ -785,7 +786,11 @@ func (b *bridge) showRealPool(args []js.Value) any {
 		return fail(fmt.Sprintf("%s; its nbuffers is a whole number of buffers, not %s", shape, describe(v)))
 	}
 	p.NBuffers = int(n)
-	shown, err := b.app.ShowReal(p)
+	beside, err := get(spec, "beside")
+	if err != nil {
+		return fail(fmt.Sprintf("showRealPool could not read its argument: %v", err))
+	}
+	shown, err := b.app.ShowReal(p, truthy(beside))
 	if err != nil {
 		return fail(err.Error())
 	}

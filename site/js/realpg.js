@@ -35,6 +35,7 @@ export class RealPanel {
     this.bs = bs;
     this.hooks = hooks;
     this.poolShown = false; // the grid shows PostgreSQL 18's own buffers
+    this.poolBeside = false; // in a pane beside the simulated pool's, not in its place
     this.worker = null;
     this.ready = null; // a promise of the worker's ready message while it starts or runs
     this.pending = new Map(); // id → {resolve, reject}
@@ -52,7 +53,8 @@ export class RealPanel {
     $('real-start').addEventListener('click', () => this.open().catch(() => {}));
     $('real-close').addEventListener('click', () => this.close());
     $('real-run').addEventListener('click', () => this.runEditor());
-    $('real-pool').addEventListener('click', () => (this.poolShown ? this.hidePool() : this.showPool()));
+    $('real-pool').addEventListener('click', () => (this.poolShown ? this.hidePool() : this.showPool(false)));
+    $('real-beside').addEventListener('click', () => this.showPool(true));
     $('real-grid-back').addEventListener('click', () => this.hidePool());
     $('real-compare-run').addEventListener('click', () => this.compare().catch(() => {}));
     $('real-sql').addEventListener('keydown', (e) => {
@@ -178,20 +180,22 @@ export class RealPanel {
   }
 
   // showPool reads PostgreSQL 18's shared buffers from pg_buffercache and draws them on the
-  // grid in place of the simulated pool; again after each statement while they are shown.
-  async showPool() {
-    const button = $('real-pool');
-    button.disabled = true;
+  // grid in place of the simulated pool, or beside it; again after each statement while they
+  // are shown (beside then says where they were).
+  async showPool(beside = this.poolBeside) {
+    const buttons = [$('real-pool'), $('real-beside')];
+    for (const b of buttons) b.disabled = true;
     try {
       const m = await this.request({ type: 'pool' });
-      const r = this.bs.showRealPool({ server: m.server, nbuffers: m.nbuffers, relations: m.relations, rows: m.rows });
+      const r = this.bs.showRealPool({ server: m.server, nbuffers: m.nbuffers, relations: m.relations, rows: m.rows, beside });
       if (!r || r.ok === false) throw new Error(r ? r.error : 'the grid could not draw it');
       this.poolShown = true;
+      this.poolBeside = beside;
       this.showPoolState(m.server, r);
     } catch (err) {
       this.showError(err.pg ? err : new Error(`PostgreSQL 18's buffers could not be drawn: ${err.message || err}`));
     } finally {
-      button.disabled = false;
+      for (const b of buttons) b.disabled = false;
     }
     if (this.hooks.changed) this.hooks.changed();
   }
@@ -205,7 +209,8 @@ export class RealPanel {
     if (this.hooks.changed) this.hooks.changed();
   }
 
-  // sync follows the bridge's stats: playing or stepping the simulation brings its pool back.
+  // sync follows the bridge's stats: playing or stepping the simulation brings its pool back
+  // in place of the real one, and a new run brings it back alone.
   sync(stats) {
     if (this.poolShown && stats && !stats.real) {
       this.poolShown = false;
@@ -220,11 +225,13 @@ export class RealPanel {
     const button = $('real-pool');
     button.setAttribute('aria-pressed', String(this.poolShown));
     button.textContent = this.poolShown ? 'Back to the simulated pool' : 'Show its buffers on the grid';
+    $('real-beside').hidden = this.poolShown;
     $('real-grid-note').hidden = !this.poolShown;
     if (this.poolShown) {
-      $('real-grid-text').textContent = `The grid shows ${server}'s own shared buffers, read from pg_buffercache after the last statement: `
-        + `${count(r.full)} of ${count(r.buffers)} hold pages of ${plural(r.relations, 'relation')}, ${count(r.dirty)} dirty, ${count(r.pinned)} pinned. `
-        + 'Hover a buffer for its row. Play or step to see the simulation again.';
+      const what = `${count(r.full)} of ${count(r.buffers)} hold pages of ${plural(r.relations, 'relation')}, ${count(r.dirty)} dirty, ${count(r.pinned)} pinned. `;
+      $('real-grid-text').textContent = this.poolBeside
+        ? `The last pane shows ${server}'s own shared buffers beside the simulated pool, read from pg_buffercache after the last statement: ${what}Hover a buffer for its row; the simulation plays on beside it.`
+        : `The grid shows ${server}'s own shared buffers, read from pg_buffercache after the last statement: ${what}Hover a buffer for its row. Play or step to see the simulation again.`;
     }
   }
 

@@ -402,7 +402,7 @@ func (a *App) Apply(text string) error {
 		_, err := a.Step(sc.N)
 		return err
 	}
-	a.ShowSimulated()
+	a.stepping()
 	s := a.run.Sim()
 	_, until := c.(sim.UntilCmd)
 	if until && s.Scenario() != nil {
@@ -423,6 +423,11 @@ func (a *App) Apply(text string) error {
 // relation), so the new relation has a colour.
 func (a *App) syncLegend() {
 	if a.real != nil {
+		if n := len(a.run.Sim().Relations()); a.real.beside && n != a.view.nrels {
+			legend, roles := a.besideLegend()
+			a.view.setLegend(legend, n)
+			a.view.setPaneRoles(len(a.view.panes)-1, roles, true)
+		}
 		return // the grid shows the real pool's legend
 	}
 	if n := len(a.run.Sim().Relations()); n != a.view.nrels {

@@ -177,12 +177,30 @@ type EmptyColors struct {
 	Edge  string `json:"edge"`
 }
 
-// shownSim is the simulation whose pool the grid shows first: the run's, or the real pool's.
-func (a *App) shownSim() *sim.Sim {
-	if a.real != nil {
-		return a.real.run.sim
+// shownRelation is a relation whose pages the grid shows, with its role in the grid's legend.
+type shownRelation struct {
+	rel  *sim.Relation
+	role int
+}
+
+// shownRelations are the relations of the pools the grid shows: the run's, the real pool's
+// in their place, or both side by side, the run's first.
+func (a *App) shownRelations() []shownRelation {
+	var out []shownRelation
+	l := a.view.legend
+	if a.real == nil || a.real.beside {
+		for i, r := range a.run.Sim().Relations() {
+			out = append(out, shownRelation{r, l.RoleOf(i)})
+		}
 	}
-	return a.run.Sim()
+	if a.real != nil {
+		real := a.real.run.legend
+		off := len(l.Roles) - len(real.Roles) // the real pool's roles come after the run's
+		for i, r := range a.real.run.sim.Relations() {
+			out = append(out, shownRelation{r, off + real.RoleOf(i)})
+		}
+	}
+	return out
 }
 
 // Legend returns the legend of what the grid shows (the run's, or the real pool's) in the
@@ -193,9 +211,9 @@ func (a *App) Legend() LegendInfo {
 	for i, r := range l.Roles {
 		out.Roles = append(out.Roles, RoleInfo{Key: r.Key, Label: r.Label, Doc: r.Doc, Color: t.Rel(i).Hex(), Pattern: grid.Pattern(i), Relations: []string{}})
 	}
-	for i, r := range a.shownSim().Relations() {
-		if role := l.RoleOf(i); role >= 0 && role < len(out.Roles) {
-			out.Roles[role].Relations = append(out.Roles[role].Relations, r.Name)
+	for _, r := range a.shownRelations() {
+		if r.role >= 0 && r.role < len(out.Roles) {
+			out.Roles[r.role].Relations = append(out.Roles[r.role].Relations, r.rel.Name)
 		}
 	}
 	for _, m := range l.Marks {
@@ -220,8 +238,8 @@ type RelationInfo struct {
 func (a *App) Relations() []RelationInfo {
 	t, l := a.view.theme, a.view.legend
 	out := []RelationInfo{}
-	for i, r := range a.shownSim().Relations() {
-		role := l.RoleOf(i)
+	for i, sr := range a.shownRelations() {
+		r, role := sr.rel, sr.role
 		key := ""
 		if role >= 0 && role < len(l.Roles) {
 			key = l.Roles[role].Key

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,12 +56,26 @@ type RealShown struct {
 type realShown struct {
 	run   *realRun
 	saved labview.View // the simulated run's view, while the real pool is shown
+	// beside: the real pool is a pane beside the run's, which goes on playing; otherwise
+	// it is drawn in their place.
+	beside bool
 }
 
-// ShowReal draws p on the grid in place of the simulated pool, and pauses playback. A pool
-// that cannot be read (rows no pool could show, a size out of range) is refused with what
-// is wrong, and the grid stays as it was.
-func (a *App) ShowReal(p RealPool) (RealShown, error) {
+// ErrNotBeside is ShowReal's error for a real pool that cannot be drawn beside the run's:
+// the panes of one canvas share one layout, so their pools must be the same size.
+type ErrNotBeside struct{ Real, Run int }
+
+func (e ErrNotBeside) Error() string {
+	return fmt.Sprintf("the real pool has %d buffers and the simulated one %d: panes side by side must be pools of one size; set shared_buffers to %s to see them side by side",
+		e.Real, e.Run, sim.FormatSize(int64(e.Real)*sim.BLCKSZ))
+}
+
+// ShowReal draws p on the grid in place of the simulated pool, and pauses playback; with
+// beside, as a pane of its own beside the run's panes, playback going on, when the two
+// pools are the same size (ErrNotBeside otherwise). A pool that cannot be read (rows no
+// pool could show, a size out of range) is refused with what is wrong, and the grid stays
+// as it was.
+func (a *App) ShowReal(p RealPool, beside bool) (RealShown, error) {
 	if p.NBuffers < sim.MinNBuffers || p.NBuffers > MaxRealBuffers {
 		return RealShown{}, fmt.Errorf("a real pool has %d to %d buffers, not %d", sim.MinNBuffers, MaxRealBuffers, p.NBuffers)
 	}
@@ -101,17 +116,85 @@ func (a *App) ShowReal(p RealPool) (RealShown, error) {
 	}
 	shown.Relations = len(rels)
 
+	saved := a.runView()
+	if beside {
+		if n := a.run.Sim().Pool.NBuffers; n != p.NBuffers {
+			return RealShown{}, ErrNotBeside{Real: p.NBuffers, Run: n}
+		}
+		a.CancelJob()
+		a.real = &realShown{run: run, saved: saved, beside: true}
+		k := len(lab.PanesOf(a.run))
+		a.lv = &besideView{View: saved, real: &realView{run: run, speeds: saved.Options()}, k: k}
+		a.changes++
+		legend, roles := a.besideLegend()
+		a.view.attach(&besideRun{Run: a.run, real: run}, legend, a.lv.Options())
+		a.view.setPaneRoles(k, roles, true)
+		return shown, nil
+	}
 	a.Pause()
 	a.CancelJob()
-	saved := a.lv
-	if a.real != nil {
-		saved = a.real.saved
-	}
 	a.real = &realShown{run: run, saved: saved}
 	a.lv = &realView{run: run, speeds: saved.Options()}
 	a.changes++
 	a.view.attach(run, run.legend, a.lv.Options())
 	return shown, nil
+}
+
+// besideLegend is the legend of the run's panes and the real one's side by side: the run's
+// roles, then the real pool's, with the run's marks; and the map from the real pool's
+// relations to those roles.
+func (a *App) besideLegend() (lab.Legend, []int32) {
+	own, real := a.run.Legend(), a.real.run.legend
+	l := own
+	l.Roles = append(slices.Clone(own.Roles), real.Roles...)
+	l.Role = own.RoleOf // never nil, so that the run's relations are mapped and the real ones offset
+	rels := a.real.run.sim.Relations()
+	m := make([]int32, len(rels))
+	for i := range m {
+		m[i] = int32(len(own.Roles) + real.RoleOf(i))
+	}
+	return l, m
+}
+
+// besideRun is the run with the real pool as a pane of its own after the run's panes. The
+// run's steps advance its own panes; the real one never changes.
+type besideRun struct {
+	lab.Run
+	real *realRun
+}
+
+// Panes are the run's panes, then the real pool's; a run's pane without a label of its own
+// is named the simulation, beside the real server.
+func (r *besideRun) Panes() []lab.Pane {
+	panes := slices.Clone(lab.PanesOf(r.Run))
+	for i := range panes {
+		if panes[i].Label == "" {
+			panes[i].Key, panes[i].Label, panes[i].Doc = "sim", "Simulation", "The simulated pool, which plays on beside the real one."
+		}
+	}
+	return append(panes, r.real.Panes()[0])
+}
+
+// besideView is the run's lab view with the real pool's pane, index k, after the run's:
+// everything about the run's panes is the lab view's, the real pane's is realView's.
+type besideView struct {
+	labview.View
+	real *realView
+	k    int
+}
+
+func (v *besideView) Overlay(pane int, o *grid.Overlay, l *grid.Layout, t *grid.Theme, reduced bool) bool {
+	if pane == v.k {
+		return v.real.Overlay(pane, o, l, t, reduced)
+	}
+	return v.View.Overlay(pane, o, l, t, reduced)
+}
+
+func (v *besideView) Inspect(pane, id int) []labview.Detail {
+	if pane == v.k {
+		return v.real.Inspect(pane, id)
+	}
+	return v.View.Inspect(pane, id)
 }
 
 // runView is the run's lab view, also while the grid shows a real pool.
@@ -125,12 +208,24 @@ func (a *App) runView() labview.View {
 // ShowingReal reports whether the grid shows a real pool.
 func (a *App) ShowingReal() bool { return a.real != nil }
 
-// ShowSimulated brings the simulated run back on the grid, if a real pool is shown, and
-// reports whether it was.
+// ShowSimulated brings the simulated run back on the grid alone, if a real pool is shown,
+// and reports whether it was.
 func (a *App) ShowSimulated() bool {
 	if a.real == nil {
 		return false
 	}
+	return a.showSimulated()
+}
+
+// stepping is ShowSimulated before the run steps: a real pool in its place goes, one beside
+// it stays.
+func (a *App) stepping() {
+	if a.real != nil && !a.real.beside {
+		a.showSimulated()
+	}
+}
+
+func (a *App) showSimulated() bool {
 	a.lv = a.real.saved
 	a.real = nil
 	a.changes++
@@ -268,7 +363,7 @@ func (r *realRun) Seeded() bool           { return false }
 
 // Panes names the real pool's one pane, for the bridge's view and the inspection.
 func (r *realRun) Panes() []lab.Pane {
-	return []lab.Pane{{Run: r, Key: "real", Label: r.server, Doc: "The real server's shared buffers, as its pg_buffercache showed them after the last statement."}}
+	return []lab.Pane{{Run: r, Key: "real", Label: r.server + ", real", Doc: "The real server's shared buffers, as its pg_buffercache showed them after the last statement."}}
 }
 
 // realView is the lab view of the real pool: no clock hand (pg_buffercache does not show

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +46,7 @@ func TestShowRealDrawsTheServersPool(t *testing.T) {
 	}
 	simHash, simBuffers := a.Hash(), a.run.Sim().Pool.NBuffers
 	a.Play()
-	shown, err := a.ShowReal(realRows())
+	shown, err := a.ShowReal(realRows(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +140,7 @@ func TestShowRealRefusesWhatNoPoolShows(t *testing.T) {
 	} {
 		p := good
 		c.mod(&p)
-		if _, err := a.ShowReal(p); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := a.ShowReal(p, false); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
 		}
 		if a.ShowingReal() || len(a.view.panes[0].tracker.Codes) != n {
@@ -155,4 +157,73 @@ func lookupDetail(info *BufferInfo, label string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// TestShowRealBesideTheRun draws the real pool as a pane beside the run's, of the same size:
+// the run's pane keeps its codes and goes on stepping, the real pane is drawn in the real
+// legend's roles after the run's, without a clock hand, and inspects as the real row; a pool
+// of another size is refused with what to change.
+func TestShowRealBesideTheRun(t *testing.T) {
+	a := newApp(t)
+	load(t, a, "free", map[string]string{"shared_buffers": "512kB"})
+	if _, err := a.Step(200); err != nil {
+		t.Fatal(err)
+	}
+	a.Tick(time.Now())
+	own := len(a.Legend().Roles)
+	before := slices.Clone(a.view.panes[0].tracker.Codes)
+	if _, err := a.ShowReal(realRows(), true); err != nil {
+		t.Fatal(err)
+	}
+	if a.Panes() != 2 || a.View().Panes[1].Key != "real" || !strings.HasPrefix(a.View().Panes[1].Label, "PostgreSQL 18") || a.View().Panes[0].Label != "Simulation" {
+		t.Fatalf("beside: %d panes, %+v", a.Panes(), a.View().Panes)
+	}
+	a.Tick(time.Now())
+	if got := a.view.panes[0].tracker.Codes; !slices.Equal(got, before) {
+		t.Error("drawing the real pool beside the run changed the run's pane")
+	}
+	leg := a.Legend()
+	if len(leg.Roles) != own+3 || leg.Roles[own].Label != "t" {
+		t.Fatalf("legend roles %d (%+v), want the run's %d and the real pool's 3 after them", len(leg.Roles), leg.Roles, own)
+	}
+	real := a.view.panes[1].tracker.Codes
+	if real[2].Rel() != own || real[7].Rel() != own+1 || real[0].Rel() != own+2 {
+		t.Errorf("the real pane draws t, t_pkey and pg_class as roles %d, %d, %d; want %d, %d, %d", real[2].Rel(), real[7].Rel(), real[0].Rel(), own, own+1, own+2)
+	}
+	if f := a.view.frame(1, 0); f.Hand != -1 {
+		t.Errorf("the real pane draws a clock hand at %d", f.Hand)
+	}
+	if f := a.view.frame(0, 3); f.Hand != 3 {
+		t.Errorf("the run's pane lost its clock hand: %d", f.Hand)
+	}
+	info := a.Inspect(4, 1)
+	if info == nil || info.Pane == nil || info.Pane.Key != "real" || *info.Relation != "t" {
+		t.Fatalf("buffer 5 of the real pane inspects as %+v", info)
+	}
+	if _, ok := lookupDetail(info, "pg_buffercache row"); !ok {
+		t.Error("the real pane's buffer has no pg_buffercache row")
+	}
+	step := a.Stats().Step
+	if _, err := a.Step(50); err != nil {
+		t.Fatal(err)
+	}
+	if !a.ShowingReal() || a.Panes() != 2 || a.Stats().Step != step+50 {
+		t.Errorf("after 50 steps: real %v, %d panes, step %d; want the real pane kept and the run at %d", a.ShowingReal(), a.Panes(), a.Stats().Step, step+50)
+	}
+	if rels := a.Relations(); len(rels) != len(a.run.Sim().Relations())+4 {
+		t.Errorf("relations: %d, want the run's and the real pool's", len(rels))
+	}
+	a.ShowSimulated()
+	if a.Panes() != 1 || len(a.Legend().Roles) != own {
+		t.Errorf("after ShowSimulated: %d panes, %d roles", a.Panes(), len(a.Legend().Roles))
+	}
+
+	load(t, a, "free", nil) // 16,384 buffers
+	var nb ErrNotBeside
+	if _, err := a.ShowReal(realRows(), true); !errors.As(err, &nb) || !strings.Contains(err.Error(), "set shared_buffers to 512kB") {
+		t.Errorf("a 64-buffer real pool beside a 16,384-buffer run: %v", err)
+	}
+	if a.ShowingReal() {
+		t.Error("a refused real pool is shown")
+	}
 }

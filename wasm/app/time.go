@@ -138,7 +138,7 @@ func (a *App) at() uint64 { return a.run.Sim().Stats().Steps }
 // at the steps they were applied, and stopping early when stop says so or the run ends.
 // It returns the steps run.
 func (a *App) forward(n int, stop func() bool, note func(int, []sim.Event, bool)) (int, error) {
-	a.ShowSimulated() // steps are the simulated run's: the grid shows it again
+	a.stepping() // steps are the simulated run's: the grid shows it again
 	ran := 0
 	for {
 		if err := a.applyDue(note); err != nil {

@@ -51,6 +51,12 @@ type paneView struct {
 	// filling: the codes of a freshly built large pool are being refreshed a fillBudget at
 	// a time (Tracker.Start); the pane shows what it showed until they are all in.
 	filling bool
+
+	// A pane of a pool other than the run's (a real server's, drawn beside it) maps its
+	// relations to the legend's roles through relMap instead of the legend's own map, and
+	// may have no clock hand to show.
+	relMap   []int32
+	hideHand bool
 }
 
 // Budgets that keep a frame short however large the pool: how many buffers a frame may
@@ -95,6 +101,7 @@ func (v *view) attach(run lab.Run, legend lab.Legend, opts labview.Options) {
 		pv.flashes.Reset(n)
 		pv.overlay.Reset()
 		pv.band, pv.owed = 0, 0
+		pv.relMap, pv.hideHand = nil, false
 	}
 	v.setLegend(legend, len(run.Sim().Relations()))
 	for i := range v.panes {
@@ -164,9 +171,23 @@ func (v *view) setLegend(legend lab.Legend, nrels int) {
 	v.legend, v.nrels = legend, nrels
 	m := grid.RelMap(legend, nrels)
 	for i := range v.panes {
-		v.panes[i].tracker.SetRelMap(m)
+		if pm := v.panes[i].relMap; pm != nil {
+			v.panes[i].tracker.SetRelMap(pm)
+		} else {
+			v.panes[i].tracker.SetRelMap(m)
+		}
 	}
 	v.setTheme(v.base)
+}
+
+// setPaneRoles makes pane i map its relations to the legend's roles through m, and draw no
+// clock hand when hideHand, for a pane whose pool is not the run's; its codes are read
+// again.
+func (v *view) setPaneRoles(i int, m []int32, hideHand bool) {
+	pv := &v.panes[i]
+	pv.relMap, pv.hideHand = m, hideHand
+	pv.tracker.SetRelMap(m)
+	pv.tracker.Reset(pv.sim, pv.sim.Pool.NBuffers, pv.sim.Pool.ClockHand())
 }
 
 // release lets go of everything sized for the pool, before a large one is built.
@@ -294,10 +315,10 @@ func (v *view) setHighlight(pane, id int) {
 // frame collects what the painter needs for a pane, with the clock hand at hand, unless the
 // lab's view leaves it out.
 func (v *view) frame(pane, hand int) grid.Frame {
-	if v.opts.HideHand {
+	pv := &v.panes[pane]
+	if v.opts.HideHand || pv.hideHand {
 		hand = -1
 	}
-	pv := &v.panes[pane]
 	hilite := v.hilite
 	if pane != v.hpane {
 		hilite = -1
