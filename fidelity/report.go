@@ -2,6 +2,7 @@ package fidelity
 
 import (
 	"fmt"
+	"github.com/bufferscope/bufferscope/sim"
 	"io"
 	"runtime"
 	"strconv"
@@ -125,7 +126,8 @@ var SimulatedNotes = map[Experiment]string{
 		"server makes a handful of its own); the shape (cold ≫ cached) is not used as a verdict. 13 counts no WAL " +
 		"syncs (no pg_stat_wal), so its rows have no simulated verdict. Known gaps: the model's WAL writer wakes " +
 		"only for asynchronous commits, so VACUUM alone on a cached table flushes nothing where a real server's " +
-		"WAL writer syncs a few times (4–8); 18 reads through a read stream, which the model does not have.",
+		"WAL writer syncs a few times (4–8). From 18 the model's VACUUM reads through PostgreSQL 18's read stream " +
+		"(sim.ReadStream: look-ahead up to half the ring, reads of up to io_combine_limit pages).",
 	ExpLPDead: "the pins lab's B-tree model (`pins.FidelityExperiment6`, the scenarios of its " +
 		"TestFidelityExperiment6): a one-leaf index of 100 deleted rows, index scans one per key, a cursor reading " +
 		"the leaf with or without an insert into it between the fetches, and VACUUM's cleanup lock on the leaf " +
@@ -183,8 +185,16 @@ func (r *Results) Rows() []Row {
 			row := Row{Experiment: ExpVacuumWAL, Major: x.Major,
 				Case: fmt.Sprintf("%s, limit %s", state, orDefault(c.Limit)), Real: real, Value: float64(c.WALSyncs)}
 			if ring, _ := vacuumRingPages(x.Major, c.Limit, x.NBuffers, x.TablePages); !c.Cached && ring > 0 && ring < x.TablePages {
-				// No exact rule, so no verdict: "about one WAL flush per ring-ful" (d526575f89).
+				// No exact rule, so no verdict: "about one WAL flush per ring-ful" (d526575f89);
+				// from 18 the read stream pins up to half the ring ahead (GetAccessStrategyPinLimit),
+				// at most GetPinLimit (≈ 94 at the defaults), so a flush comes each time the
+				// ring comes round past those.
 				row.FactSheet = fmt.Sprintf("≈ %d backend flushes (one per ring-ful of %d)", (x.TablePages+ring-1)/ring, ring)
+				if x.Major >= 18 {
+					ahead := min(ring/2, x.NBuffers/int64(sim.DefaultIOSettings.PinLimitProcs))
+					per := ring - ahead
+					row.FactSheet = fmt.Sprintf("≈ %d backend flushes (one per %d pages: the ring of %d less the %d its read stream pins ahead)", (x.TablePages+per-1)/per, per, ring, ahead)
+				}
 			}
 			rows = append(rows, row)
 		}

@@ -112,11 +112,12 @@ func ringWALHook(r Row) (string, bool, bool) {
 		return "error: " + err.Error(), false, true
 	}
 	v, note := ringVersion(r.Major)
-	vac, all, err := ring.VacuumWALFlushes(v, kb, ringNBuffers(), RingSimTablePages, m[1] == "cached")
+	c, err := ring.VacuumCounters(v, kb, ringNBuffers(), RingSimTablePages, m[1] == "cached")
 	if err != nil {
 		return "error: " + err.Error(), false, true
 	}
-	fig := fmt.Sprintf("%d WAL flushes (%d forced on VACUUM)%s", all, vac, note)
+	all, vac := c.WALFlushes, c.VacuumWALFlushes
+	fig := fmt.Sprintf("%d WAL flushes (%d forced on VACUUM); vacuum reuses %d, writes %d, reads %d%s", all, vac, c.RingReuses, c.VacuumWrites, c.VacuumReads, note)
 	return fig, walSyncsAgree(float64(all), r.Value), true
 }
 

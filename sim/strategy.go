@@ -59,18 +59,21 @@ const (
 
 // IOSettings are the server settings PostgreSQL 18 sizes BAS_BULKREAD from (15f0cb26b5):
 // io_combine_limit and effective_io_concurrency, and the processes GetPinLimit divides
-// NBuffers by. NewPool gives a pool DefaultIOSettings.
+// NBuffers by; and maintenance_io_concurrency, which its read streams of VACUUM take
+// (ReadStream). NewPool gives a pool DefaultIOSettings.
 type IOSettings struct {
-	IOCombineLimit         int // io_combine_limit, in blocks
-	EffectiveIOConcurrency int // effective_io_concurrency
+	IOCombineLimit           int // io_combine_limit, in blocks
+	EffectiveIOConcurrency   int // effective_io_concurrency
+	MaintenanceIOConcurrency int // maintenance_io_concurrency: a maintenance command's read streams' I/Os
 	// PinLimitProcs is MaxBackends + NUM_AUXILIARY_PROCS (PinLimitProcs).
 	PinLimitProcs int
 }
 
-// DefaultIOSettings are a default PostgreSQL 18 server's: io_combine_limit and
-// effective_io_concurrency 16, and the processes of PinLimitProcs(100, 16, 8, 10), 174, which
-// make the ring 94 buffers at 128MB, what a real PostgreSQL 18 leaves of a seqscan.
-var DefaultIOSettings = IOSettings{IOCombineLimit: 16, EffectiveIOConcurrency: 16, PinLimitProcs: PinLimitProcs(100, 16, 8, 10)}
+// DefaultIOSettings are a default PostgreSQL 18 server's: io_combine_limit,
+// effective_io_concurrency and maintenance_io_concurrency 16 (DEFAULT_*_IO_CONCURRENCY in
+// bufmgr.h), and the processes of PinLimitProcs(100, 16, 8, 10), 174, which make the ring 94
+// buffers at 128MB, what a real PostgreSQL 18 leaves of a seqscan.
+var DefaultIOSettings = IOSettings{IOCombineLimit: 16, EffectiveIOConcurrency: 16, MaintenanceIOConcurrency: 16, PinLimitProcs: PinLimitProcs(100, 16, 8, 10)}
 
 // PinLimitProcs returns MaxBackends + NUM_AUXILIARY_PROCS, by which InitBufferManagerAccess
 // divides NBuffers for MaxProportionalPins (GetPinLimit), for a server's max_connections,

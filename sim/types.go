@@ -230,5 +230,9 @@ func (v Version) Resolve() Version {
 // true up to PostgreSQL 18; commit 2c78940527 removed the freelist in 19.
 func (v Version) HasFreelist() bool { return v.Resolve() <= 18 }
 
+// VacuumReadStream reports whether VACUUM reads the heap through a read stream (ReadStream),
+// as PostgreSQL 18 does in its first and third phases (9256822608, c3e775e608).
+func (v Version) VacuumReadStream() bool { return v.Resolve() >= 18 }
+
 // String formats the version as "PG17".
 func (v Version) String() string { return fmt.Sprintf("PG%d", int(v.Resolve())) }

@@ -248,6 +248,10 @@ export interface RingCounters {
   ringBuffers: number;
   /** Ring reuses (buffers): Times VACUUM reused a buffer of its ring for the next page (pg_stat_io reuses, context vacuum). */
   ringReuses: number;
+  /** Reads by VACUUM (I/Os): Read operations VACUUM's pages took (pg_stat_io reads, context vacuum): one per page up to PostgreSQL 17; from 18 its read stream combines runs of pages into reads of up to io_combine_limit (16) pages. */
+  vacuumReads: number;
+  /** pinned ahead by its read stream (buffers): Buffers PostgreSQL 18's read stream has pinned and read ahead of the page VACUUM works on (read_stream.c): at most half the ring (GetAccessStrategyPinLimit) and GetPinLimit. Each was taken from the ring before VACUUM dirtied the pages before it. */
+  pinnedAhead: number;
   /** Written by VACUUM (pages): Dirty ring buffers VACUUM wrote itself before reusing them (pg_stat_io writes, context vacuum). */
   vacuumWrites: number;
   /** Ring writes that waited for WAL (pages): Dirty ring buffers VACUUM could write only once WAL was flushed past the page's LSN: FlushBuffer called XLogFlush, which returns when WAL is flushed that far (src/backend/storage/buffer/bufmgr.c, FlushBuffer; src/backend/access/transam/xlog.c, XLogFlush). Either VACUUM flushed WAL itself (WAL flushes by VACUUM, below) or it slept while another process's flush covered the page. PostgreSQL counts no such total: the flushes are in pg_stat_wal.wal_sync (14 to 17) and pg_stat_io's fsyncs of object wal (18), the sleeps as wait event LWLock WALWrite. */

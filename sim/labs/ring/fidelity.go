@@ -47,6 +47,13 @@ func VacuumWALFlushes(version sim.Version, ringKB, nbuffers, tableBlocks int, ca
 	return c.VacuumWALFlushes, c.WALFlushes, nil
 }
 
+// VacuumCounters runs VACUUM of a table of tableBlocks pages at a pool of nbuffers, cold or
+// prewarmed (cached), and returns the ring lab's counters at its end (experiment 3's reads,
+// reuses and writes).
+func VacuumCounters(version sim.Version, ringKB, nbuffers, tableBlocks int, cached bool) (*Counters, error) {
+	return RunToEnd(fidelityRun(version, ringKB, nbuffers, tableBlocks, cached))
+}
+
 // PagesLeftAfterSeqScan reads a table of tableBlocks pages from a cold pool of nbuffers
 // block by block through the strategy a sequential scan chooses (SeqScanStrategy: the
 // bulk-read ring above NBuffers/4) and counts its pages left in shared buffers

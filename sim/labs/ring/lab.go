@@ -66,6 +66,8 @@ type Counters struct {
 	PagesDirtied       uint64  `counter:"pagesDirtied" sub:"true" label:"of which pruned or frozen" unit:"pages" format:"count" doc:"Pages VACUUM changed under a WAL record."`
 	RingBuffers        int     `counter:"ringBuffers" label:"Ring size" unit:"buffers" format:"count" doc:"Buffers in VACUUM's ring: the size asked for, capped at NBuffers/8; 0 for no ring."`
 	RingReuses         uint64  `counter:"ringReuses" label:"Ring reuses" unit:"buffers" format:"count" doc:"Times VACUUM reused a buffer of its ring for the next page (pg_stat_io reuses, context vacuum)."`
+	VacuumReads        uint64  `counter:"vacuumReads" label:"Reads by VACUUM" unit:"I/Os" format:"count" doc:"Read operations VACUUM's pages took (pg_stat_io reads, context vacuum): one per page up to PostgreSQL 17; from 18 its read stream combines runs of pages into reads of up to io_combine_limit (16) pages."`
+	PinnedAhead        int     `counter:"pinnedAhead" sub:"true" label:"pinned ahead by its read stream" unit:"buffers" format:"count" doc:"Buffers PostgreSQL 18's read stream has pinned and read ahead of the page VACUUM works on (read_stream.c): at most half the ring (GetAccessStrategyPinLimit) and GetPinLimit. Each was taken from the ring before VACUUM dirtied the pages before it."`
 	VacuumWrites       uint64  `counter:"vacuumWrites" label:"Written by VACUUM" unit:"pages" format:"count" doc:"Dirty ring buffers VACUUM wrote itself before reusing them (pg_stat_io writes, context vacuum)."`
 	VacuumWALFlushes   uint64  `counter:"vacuumWalFlushes" label:"Ring writes that waited for WAL" unit:"pages" format:"count" doc:"Dirty ring buffers VACUUM could write only once WAL was flushed past the page's LSN: FlushBuffer called XLogFlush, which returns when WAL is flushed that far (src/backend/storage/buffer/bufmgr.c, FlushBuffer; src/backend/access/transam/xlog.c, XLogFlush). Either VACUUM flushed WAL itself (WAL flushes by VACUUM, below) or it slept while another process's flush covered the page. PostgreSQL counts no such total: the flushes are in pg_stat_wal.wal_sync (14 to 17) and pg_stat_io's fsyncs of object wal (18), the sleeps as wait event LWLock WALWrite."`
 	VacuumWALWaits     uint64  `counter:"vacuumWalWaits" sub:"true" label:"of which on another's flush" unit:"pages" format:"count" doc:"Ring writes whose WAL a flush already under way (a commit's, the WAL writer's) covered: VACUUM's XLogFlush slept on WALWriteLock (LWLockAcquireOrWait; wait event LWLock WALWrite) and, waking, found WAL flushed past the page, so it flushed nothing itself (xlog.c, XLogFlush)."`
@@ -172,6 +174,10 @@ func (r *Run) Counters() any {
 	}
 	if vr.ring != nil {
 		c.RingReuses, c.VacuumWrites, c.RingCurrent = vr.ring.Reuses, vr.ring.Written, vr.ring.Current()
+	}
+	c.VacuumReads = vr.c.vacuumReads
+	if vr.stream != nil {
+		c.VacuumReads, c.PinnedAhead = vr.stream.Reads, len(vr.stream.Pinned())
 	}
 	t := vr.clock
 	if vr.done {

@@ -58,6 +58,9 @@ const (
 	txnOverhead = 200 * sim.Microsecond
 	// xlogBlcksz is XLOG_BLCKSZ: the WAL writer writes whole WAL pages.
 	xlogBlcksz = 8192
+	// vacuumOtherPins are the pins VACUUM holds besides its read stream's and its page's: the
+	// visibility map page, which lazy_scan_heap keeps pinned from page to page (vmbuffer).
+	vacuumOtherPins = 1
 )
 
 // Process indexes in a vacuumRun's schedule.
@@ -76,6 +79,9 @@ type vacuumRun struct {
 	hot    *sim.Relation
 	index  *sim.Relation
 	ring   *sim.BufferAccessStrategy
+	// stream is VACUUM's read stream from PostgreSQL 18 on (sim.Version.VacuumReadStream):
+	// it pins the table's buffers ahead of the page VACUUM works on; nil before 18.
+	stream *sim.ReadStream
 	vacB   sim.Backend
 	cliB   []sim.Backend
 	next   []sim.Duration // each process's next wake-up
@@ -125,6 +131,7 @@ type counts struct {
 	commitsJoined                                                 uint64
 	txns, fgAccesses, fgHits                                      uint64
 	pagesDirtied                                                  uint64
+	vacuumReads                                                   uint64 // VACUUM's reads without a read stream: its misses
 }
 
 // newVacuumRun builds the pool: the hot table and its index prewarmed, the table on disk.
@@ -175,6 +182,16 @@ func newVacuumRun(set Setup) (*vacuumRun, error) {
 	r.durable = p.WAL.Flushed
 	p.SetWALWait(r.walWait)
 	r.vacB = sim.Backend{ID: 0}
+	if set.Version.VacuumReadStream() {
+		next := sim.BlockNumber(0)
+		r.stream = p.NewReadStream(&r.vacB, r.ring, r.table.Locator, sim.MainForkNum, sim.ReadStreamMaintenance, vacuumOtherPins, func() (sim.BlockNumber, bool) {
+			if int(next) >= set.TableBlocks {
+				return 0, false
+			}
+			next++
+			return next - 1, true
+		})
+	}
 	r.cliB = make([]sim.Backend, set.Clients)
 	r.next = make([]sim.Duration, procClients+set.Clients)
 	r.next[procWALWriter] = set.WALWriterDelay
@@ -367,7 +384,19 @@ func (r *vacuumRun) vacuumPage() (sim.Duration, error) {
 		if id := p.Lookup(tag); id >= 0 {
 			before = p.Desc(id).State.UsageCount()
 		}
-		id, err := p.ReadBufferExtended(&r.vacB, tag, r.ring)
+		var id int
+		var err error
+		if r.stream != nil {
+			// The stream pins the page, and those after it up to its distance, ahead.
+			var ok bool
+			if id, ok, err = r.stream.Next(); err == nil && (!ok || p.Desc(id).Tag != tag) && r.violation == nil {
+				r.violation = fmt.Errorf("VACUUM's read stream handed buffer %d for page %d", id, blk)
+			}
+		} else {
+			misses := p.Stats.Misses
+			id, err = p.ReadBufferExtended(&r.vacB, tag, r.ring)
+			r.c.vacuumReads += p.Stats.Misses - misses
+		}
 		p.SetOSCache(100)
 		if err != nil {
 			return err
@@ -390,6 +419,9 @@ func (r *vacuumRun) vacuumPage() (sim.Duration, error) {
 	}
 	r.blk++
 	r.done = r.blk >= r.set.TableBlocks
+	if r.done && r.stream != nil && err == nil {
+		err = r.stream.End()
+	}
 	return cost, err
 }
 
@@ -516,4 +548,13 @@ func (r *vacuumRun) checkInvariants() error {
 		return fmt.Errorf("ring of %d buffers, more than NBuffers/8 = %d", n, r.p.NBuffers/8)
 	}
 	return r.violation
+}
+
+// Backends lets the pool's invariants count the pins of VACUUM (its read stream's, from
+// PostgreSQL 18) and of the clients (sim.ScenarioBackends).
+func (r *vacuumRun) Backends(fn func(b *sim.Backend)) {
+	fn(&r.vacB)
+	for i := range r.cliB {
+		fn(&r.cliB[i])
+	}
 }
