@@ -127,6 +127,15 @@ func (r *Run) CheckInvariants() error {
 // Ring returns VACUUM's ring, nil for none.
 func (r *Run) Ring() *sim.BufferAccessStrategy { return r.vr.ring }
 
+// PinnedAhead returns the buffers VACUUM's read stream has pinned and read ahead of the page
+// VACUUM works on, oldest first: none before PostgreSQL 18. The slice is the stream's own.
+func (r *Run) PinnedAhead() []int {
+	if r.vr.stream == nil {
+		return nil
+	}
+	return r.vr.stream.Pinned()
+}
+
 // WALNow is the WAL as the run stands, in the model's time: what a view draws of it.
 type WALNow struct {
 	Inserted sim.LSN // the end of the last record inserted
@@ -203,8 +212,22 @@ func (r *Run) Legend() lab.Legend {
 			{Key: "hot_pkey", Label: "its index", Doc: "The hot table's index, which non-HOT updates change too.", Light: "#0072b2", Dark: "#2a6fc9"},
 		},
 		Role:  func(rel int) int { return min(rel, 2) },
-		Marks: append(append([]lab.Swatch(nil), lab.PoolMarks...), RingMarks...),
+		Marks: r.marks(),
 	}
+}
+
+// marks are the grid's marks and the ring's, with what the pinned mark means from
+// PostgreSQL 18, whose VACUUM pins pages ahead through its read stream.
+func (r *Run) marks() []lab.Swatch {
+	marks := append([]lab.Swatch(nil), lab.PoolMarks...)
+	if r.vr.stream != nil {
+		for i, m := range marks {
+			if m.Key == lab.MarkPinned.Key {
+				marks[i].Doc += " From PostgreSQL 18 VACUUM's read stream pins the ring buffers of the pages it has read ahead of the one VACUUM works on (up to half the ring, at most GetPinLimit), reading up to io_combine_limit pages at a time: those buffers were taken from the ring before VACUUM dirtied the pages before them."
+			}
+		}
+	}
+	return append(marks, RingMarks...)
 }
 
 // RingMarks are the marks the ring lab's view draws over the grid, in the magnified ring

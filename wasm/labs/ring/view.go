@@ -27,6 +27,7 @@ import (
 type ringRun interface {
 	Ring() *sim.BufferAccessStrategy
 	WALNow() simring.WALNow
+	PinnedAhead() []int
 }
 
 // View is the ring lab's view.
@@ -167,6 +168,15 @@ func (v *View) Inspect(_, id int) []labview.Detail {
 			out = append(out, labview.Detail{Label: "VACUUM", Value: "read its latest page into this buffer"})
 		case st.next:
 			out = append(out, labview.Detail{Label: "VACUUM", Value: "reuses this buffer for its next page"})
+		}
+		for k, a := range v.run.PinnedAhead() {
+			if a == id {
+				ahead := "the next page VACUUM works on"
+				if k > 0 {
+					ahead = fmt.Sprintf("%d pages after the one VACUUM works on", k+1)
+				}
+				out = append(out, labview.Detail{Label: "Read stream", Value: "read this page ahead, pinned until VACUUM reaches it: " + ahead})
+			}
 		}
 		d := v.s.Pool.Desc(id)
 		switch {
