@@ -103,10 +103,19 @@ func sharedBuffers() lab.Param {
 	return lab.SharedBuffersDefault("The size of the pool. Every ring is capped at an eighth of it.", DefaultSharedBuffers)
 }
 
-// parseRing reads default, 0 or a size from 128kB to 16GB, keeping it as written.
-func parseRing(s string, _ lab.Values) (string, error) {
+// parseRing reads default, 0 or a size from 128kB to 16GB, keeping it as written; before
+// PostgreSQL 16, which has no vacuum_buffer_usage_limit, only default.
+func parseRing(s string, v lab.Values) (string, error) {
 	s = strings.TrimSpace(s)
-	if s == ringDefault || s == "0" {
+	if s == ringDefault {
+		return s, nil
+	}
+	if _, ok := v["version"]; ok && v.Int("version") < 16 {
+		// Reference: src/backend/utils/misc/guc_tables.c (vacuum_buffer_usage_limit, new in 16,
+		// 1cbbee0338): 14 and 15 refuse SET vacuum_buffer_usage_limit as an unknown parameter.
+		return "", fmt.Errorf("vacuum_buffer_usage_limit does not exist before PostgreSQL 16 (%d refuses it): VACUUM's ring there is always 256kB; choose default", v.Int("version"))
+	}
+	if s == "0" {
 		return s, nil
 	}
 	b, err := sim.ParseSize(s)

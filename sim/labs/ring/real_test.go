@@ -1,6 +1,7 @@
 package ring
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/bufferscope/bufferscope/sim/lab"
@@ -37,6 +38,31 @@ func TestRealJobLeavesTheRing(t *testing.T) {
 	for _, a := range []lab.Args{{}, {"pages": 10.0, "limits": []float64{64}}, {"pages": 10.0, "nbuffers": 4.0}, {"pages": 10.0, "io_combine_limit": 0.0}} {
 		if _, err := runReal(a, nil, nil); err == nil {
 			t.Errorf("runReal(%v) was accepted", a)
+		}
+	}
+}
+
+// TestRingRefusedBefore16: 14 and 15 have no vacuum_buffer_usage_limit, so a ring size other
+// than the version's default is refused there with a reason, and the default (256kB) is used;
+// from 16 every size is taken.
+//
+// Reference: src/backend/utils/misc/guc_tables.c (vacuum_buffer_usage_limit, 1cbbee0338, 16).
+func TestRingRefusedBefore16(t *testing.T) {
+	for _, c := range []struct {
+		version, ring string
+		refused       bool
+	}{
+		{"14", "16MB", true}, {"15", "0", true}, {"15", "default", false}, {"16", "16MB", false}, {"16", "0", false}, {"18", "256kB", false},
+	} {
+		v, problems := table.Parse(map[string]string{"version": c.version, "ring": c.ring})
+		if refused := len(problems) > 0; refused != c.refused {
+			t.Errorf("version %s, ring %s: problems %v, want refused %v", c.version, c.ring, problems, c.refused)
+			continue
+		}
+		if c.refused {
+			if !strings.Contains(problems[0].Error(), "does not exist before PostgreSQL 16") || v.Text("ring") != ringDefault {
+				t.Errorf("version %s, ring %s: %v, ring used %q; want the reason and the default", c.version, c.ring, problems[0], v.Text("ring"))
+			}
 		}
 	}
 }

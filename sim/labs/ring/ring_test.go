@@ -217,7 +217,7 @@ func TestSweepJob(t *testing.T) {
 // Reference: src/backend/access/transam/xlog.c, XLogFlush (waits for WALWriteLock, then
 // flushes what is still needed).
 func TestCrowdedPoolWaitsForTheDeviceOnce(t *testing.T) {
-	v, problems := table.Parse(map[string]string{"shared_buffers": "128kB", "version": "15", "ring": "64MB",
+	v, problems := table.Parse(map[string]string{"shared_buffers": "128kB", "version": "16", "ring": "64MB",
 		"os_cache": "none", "dirty_share": "0", "flush_latency": "50µs", "clients": "27", "hot_set": "56", "seed": "11944931243687046934"})
 	if len(problems) > 0 {
 		t.Fatal(problems[0])
