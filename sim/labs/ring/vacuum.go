@@ -73,12 +73,12 @@ const (
 // vacuumRun is the ring lab's scenario: it steps the processes in order of virtual time,
 // one unit each: a page VACUUM vacuums, a client's transaction, a round of the WAL writer.
 type vacuumRun struct {
-	set    Setup
-	p      *sim.Pool
-	table  *sim.Relation
-	hot    *sim.Relation
-	index  *sim.Relation
-	ring   *sim.BufferAccessStrategy
+	set   Setup
+	p     *sim.Pool
+	table *sim.Relation
+	hot   *sim.Relation
+	index *sim.Relation
+	ring  *sim.BufferAccessStrategy
 	// stream is VACUUM's read stream from PostgreSQL 18 on (sim.Version.VacuumReadStream):
 	// it pins the table's buffers ahead of the page VACUUM works on; nil before 18.
 	stream *sim.ReadStream
