@@ -147,9 +147,11 @@ fidelity:
 fidelity-render:
 	go run ./cmd/fidelity -render docs/fidelity.json -out docs/fidelity.md
 
-# fidelity-quick runs the exact-count experiments (rings, LP_DEAD and pins) on a real PostgreSQL 17 in well under a minute.
+# fidelity-quick runs the exact-count experiments (rings, LP_DEAD and pins) on real PostgreSQL 17 and 18, the
+# simulation beside each, in about a minute.
 fidelity-quick:
 	BUFFERSCOPE_FIDELITY=1 BUFFERSCOPE_FIDELITY_MAJOR=17 go test -count=1 -run '^TestReal' ./fidelity/
+	BUFFERSCOPE_FIDELITY=1 BUFFERSCOPE_FIDELITY_MAJOR=18 go test -count=1 -run '^TestReal(Rings|LPDead)$$' ./fidelity/
 
 # UPLOT is the version of uPlot (the charts, MIT) vendored in site/vendor/uplot.
 UPLOT = 1.6.32

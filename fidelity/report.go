@@ -21,10 +21,11 @@ const (
 	ExpDrop
 	ExpReplay
 	ExpLPDead
+	ExpRingCost
 )
 
 // Experiments lists the experiments in report order.
-var Experiments = []Experiment{ExpVacuumRing, ExpSeqScanRing, ExpVacuumWAL, ExpDrop, ExpReplay, ExpLPDead}
+var Experiments = []Experiment{ExpVacuumRing, ExpSeqScanRing, ExpVacuumWAL, ExpDrop, ExpReplay, ExpLPDead, ExpRingCost}
 
 // String returns the experiment's short name, e.g. "vacuum-ring".
 func (e Experiment) String() string {
@@ -41,6 +42,8 @@ func (e Experiment) String() string {
 		return "replay"
 	case ExpLPDead:
 		return "lp-dead"
+	case ExpRingCost:
+		return "ring-cost"
 	}
 	return "none"
 }
@@ -87,6 +90,9 @@ type Row struct {
 	// FactSheetVerdict whether Real matches it; both empty when it gives no exact figure.
 	FactSheet        string
 	FactSheetVerdict Verdict
+	// Args are what the simulated side needs of the real run besides the case (sizes the
+	// server measured, a second count), by name; nil for most experiments.
+	Args map[string]int64
 }
 
 // Simulated gives the simulator's figure for a real row: the figure as printed, whether it
@@ -106,6 +112,7 @@ var Pending = map[Experiment]string{
 	ExpDrop:        "The drop lab's side (DropHooks) was not given to the report; real figures recorded.",
 	ExpReplay:      "The drop lab's side (DropHooks) was not given to the report; real figures recorded.",
 	ExpLPDead:      "The pins lab's side (PinsHooks) was not given to the report; real figures recorded.",
+	ExpRingCost:    "The ring lab's side (RingHooks) was not given to the report; real figures recorded.",
 }
 
 // SimulatedNotes says how an experiment's hook simulates it and compares; the report prints
@@ -128,6 +135,13 @@ var SimulatedNotes = map[Experiment]string{
 		"only for asynchronous commits, so VACUUM alone on a cached table flushes nothing where a real server's " +
 		"WAL writer syncs a few times (4–8). From 18 the model's VACUUM reads through PostgreSQL 18's read stream " +
 		"(sim.ReadStream: look-ahead up to half the ring, reads of up to io_combine_limit pages).",
+	ExpRingCost: "the ring lab's VACUUM alone (`ring.ForegroundCost`) of a cold table of the real one's size, after a hot " +
+		"table of the real one's size was prewarmed into the pool of NBuffers 16,384 until no buffer was free, with the " +
+		"row's limit. A row agrees when the counts are equal: the hot pages the VACUUM evicted, and VACUUM's evictions " +
+		"and reuses as pg_stat_io counts them in context vacuum. The model's VACUUM reads only the table's heap pages, " +
+		"through its ring; a real VACUUM also reads the table's free space map and visibility map pages and the " +
+		"catalogs outside the ring, each evicting a hot page when the pool is full, which the evictions row does not " +
+		"count (pg_stat_io counts those in context normal).",
 	ExpLPDead: "the pins lab's B-tree model (`pins.FidelityExperiment6`, the scenarios of its " +
 		"TestFidelityExperiment6): a one-leaf index of 100 deleted rows, index scans one per key, a cursor reading " +
 		"the leaf with or without an insert into it between the fetches, and VACUUM's cleanup lock on the leaf " +
@@ -253,6 +267,32 @@ func (r *Results) Rows() []Row {
 			rows = append(rows, factSheet(row, want, b2f(wantWait)))
 		}
 	}
+	for _, x := range r.RingCost {
+		for _, c := range x.Cases {
+			args := map[string]int64{"nbuffers": x.NBuffers, "hot": x.HotPages, "cold": x.ColdPages}
+			lost := c.HotBefore - c.HotAfter
+			ring, _ := vacuumRingPages(x.Major, c.Limit, x.NBuffers, x.ColdPages)
+			if ring >= x.ColdPages {
+				ring = x.NBuffers // no ring: VACUUM reads into the whole pool
+			}
+			rows = append(rows, Row{Experiment: ExpRingCost, Major: x.Major, Case: fmt.Sprintf("limit %s, hot pages evicted", orDefault(c.Limit)),
+				Real:  fmt.Sprintf("%s of %s hot pages (%d buffers free before)", count(lost), count(c.HotBefore), c.Free),
+				Value: float64(lost), Args: args,
+				FactSheet: fmt.Sprintf("≈ the ring's %s pages, and the pages VACUUM reads outside it", count(ring))})
+			if c.Evictions >= 0 {
+				a := map[string]int64{"reuses": c.Reuses}
+				for k, v := range args {
+					a[k] = v
+				}
+				row := Row{Experiment: ExpRingCost, Major: x.Major, Case: fmt.Sprintf("limit %s, VACUUM's evictions and reuses", orDefault(c.Limit)),
+					Real: fmt.Sprintf("%s evictions, %s reuses", count(c.Evictions), count(c.Reuses)), Value: float64(c.Evictions), Args: a}
+				if ring < x.NBuffers {
+					row = factSheet(row, fmt.Sprintf("%s evictions: the ring's first round, from the clock sweep", count(ring)), float64(ring))
+				}
+				rows = append(rows, row)
+			}
+		}
+	}
 	return rows
 }
 
@@ -346,6 +386,13 @@ var setups = map[Experiment]string{
 		"in the server log (ms stamps), fastest of %d crashes, divided by %d; fsync off (each replayed commit also "+
 		"rewrites pg_control). 14+ should drop the truncated relations' buffers by per-block lookups (cached "+
 		"sizes, far below NBuffers/32) and stay flat; 13 scans every descriptor and grows.", DropRelations, replayTrials, DropRelations),
+	ExpRingCost: fmt.Sprintf("shared_buffers 128MB. A hot table of %d rows (about 18,100 pages, more than NBuffers) and a cold one "+
+		"of %d rows (about 25,000 pages, more than shared_buffers), both without indexes. For each limit (the "+
+		"version's default; on 16+ also 256kB, 2MB, 16MB and 0): a new slice of the cold table's rows deleted, "+
+		"CHECKPOINT, a restart for an empty pool, `pg_prewarm('hot_t')` (which fills every buffer), then `VACUUM "+
+		"cold_t` alone. pg_buffercache counts the hot table's main-fork pages before and after the VACUUM; pg_stat_io "+
+		"(16+) counts the client backend's evictions and reuses in context vacuum around it. Counts, not timings.",
+		costHotRows, costColdRows),
 	ExpLPDead: fmt.Sprintf("A table (id int primary key, filler text) of %d rows (one leaf), vacuumed, then ids %d–%d "+
 		"deleted and committed; enable_seqscan and enable_bitmapscan off; scans select the non-indexed column "+
 		"(plain MVCC index scans; the plan is checked). Dead items are counted on the leaf with pageinspect's "+
@@ -436,6 +483,7 @@ var titles = map[Experiment]string{
 	ExpDrop:        "4. DROP TABLE on a primary against NBuffers",
 	ExpReplay:      "5. Crash recovery of TRUNCATE commits against NBuffers",
 	ExpLPDead:      "6. LP_DEAD hints and leaf pins",
+	ExpRingCost:    "7. What VACUUM's ring costs the foreground",
 }
 
 func cell(s string) string {

@@ -15,6 +15,7 @@ type Results struct {
 	Drop        []ScaleResult
 	Replay      []ScaleResult
 	LPDead      []LPDeadResult
+	RingCost    []RingCostResult
 	// Errors lists the experiments that failed ("pg13 VacuumWAL: ..."); the others still ran.
 	Errors []string
 	// Started and Elapsed time the whole run.
@@ -55,6 +56,9 @@ func RunAll(ctx context.Context, env *Env, majors []int) *Results {
 		}
 		if r, err := LPDead(ctx, env, m); !fail(m, "LPDead", err) {
 			res.LPDead = append(res.LPDead, r)
+		}
+		if r, err := RingCost(ctx, env, m); !fail(m, "RingCost", err) {
+			res.RingCost = append(res.RingCost, r)
 		}
 	}
 	if ctx.Err() != nil {

@@ -39,7 +39,31 @@ func RingHooks() Hooks {
 		ExpVacuumRing:  ringVacuumHook,
 		ExpSeqScanRing: ringSeqScanHook,
 		ExpVacuumWAL:   ringWALHook,
+		ExpRingCost:    ringCostHook,
 	}
+}
+
+var costCase = regexp.MustCompile(`^limit (\S+), (hot pages evicted|VACUUM's evictions and reuses)$`)
+
+// ringCostHook is experiment 7's simulated side: ring.ForegroundCost at the real run's sizes.
+func ringCostHook(r Row) (string, bool, bool) {
+	m := costCase.FindStringSubmatch(r.Case)
+	if m == nil || r.Args == nil {
+		return "", false, false
+	}
+	kb, err := ringKBOf(m[1])
+	if err != nil {
+		return "error: " + err.Error(), false, true
+	}
+	v, note := ringVersion(r.Major)
+	lost, ev, re, err := ring.ForegroundCost(v, kb, int(r.Args["nbuffers"]), int(r.Args["hot"]), int(r.Args["cold"]))
+	if err != nil {
+		return "error: " + err.Error(), false, true
+	}
+	if m[2] == "hot pages evicted" {
+		return fmt.Sprintf("%d hot pages%s", lost, note), float64(lost) == r.Value, true
+	}
+	return fmt.Sprintf("%d evictions, %d reuses%s", ev, re, note), float64(ev) == r.Value && int64(re) == r.Args["reuses"], true
 }
 
 // ringVersion is the model's version for a major, and the figure's note when it differs.

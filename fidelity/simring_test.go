@@ -90,3 +90,28 @@ func TestAllHooks(t *testing.T) {
 		}
 	}
 }
+
+// TestRingCostHook: experiment 7's simulated side evicts the ring's pages of a hot table that
+// fills the pool, one eviction per ring buffer and a reuse per page after, and all of the
+// pool without a ring; a row whose counts differ is not agreed.
+func TestRingCostHook(t *testing.T) {
+	args := map[string]int64{"nbuffers": 16384, "hot": 18100, "cold": 25000, "reuses": 24968}
+	hook := RingHooks()[ExpRingCost]
+	for _, c := range []struct {
+		row   Row
+		agree bool
+	}{
+		{Row{Experiment: ExpRingCost, Major: 17, Case: "limit 256kB, hot pages evicted", Value: 32, Args: args}, true},
+		{Row{Experiment: ExpRingCost, Major: 17, Case: "limit 256kB, VACUUM's evictions and reuses", Value: 32, Args: args}, true},
+		{Row{Experiment: ExpRingCost, Major: 18, Case: "limit 256kB, hot pages evicted", Value: 43, Args: args}, false},
+		{Row{Experiment: ExpRingCost, Major: 18, Case: "limit 0, hot pages evicted", Value: 16384, Args: args}, true},
+	} {
+		fig, agrees, ok := hook(c.row)
+		if !ok || agrees != c.agree {
+			t.Errorf("%s on %d (real %v): %q agrees=%v ok=%v, want agrees=%v", c.row.Case, c.row.Major, c.row.Value, fig, agrees, ok, c.agree)
+		}
+	}
+	if _, _, ok := hook(Row{Experiment: ExpRingCost, Case: "limit 256kB, hot pages evicted"}); ok {
+		t.Error("a row without the run's sizes was simulated")
+	}
+}

@@ -54,6 +54,28 @@ func VacuumCounters(version sim.Version, ringKB, nbuffers, tableBlocks int, cach
 	return RunToEnd(fidelityRun(version, ringKB, nbuffers, tableBlocks, cached))
 }
 
+// ForegroundCost runs the fidelity harness's experiment 7 in the model: a hot table of
+// hotPages, prewarmed until no buffer of the pool of nbuffers is free, then VACUUM alone of a
+// cold table of coldPages under ringKB (-1 the version's default, 0 no ring). It returns the
+// hot table's pages the VACUUM evicted, and VACUUM's evictions and reuses as pg_stat_io counts
+// them in context vacuum.
+func ForegroundCost(version sim.Version, ringKB, nbuffers, hotPages, coldPages int) (lost int, evictions, reuses uint64, err error) {
+	set := fidelityRun(version, ringKB, nbuffers, coldPages, false)
+	set.HotBlocks, set.PrewarmHot = hotPages, true
+	r, err := NewRun(set)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	before := pagesOf(r.s.Pool, r.vr.hot.Locator)
+	for !r.Done() {
+		if err := r.s.Step(1 << 16); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	io := r.s.Pool.Stats.IO[sim.BAS_VACUUM]
+	return before - pagesOf(r.s.Pool, r.vr.hot.Locator), io.Evictions, io.Reuses, nil
+}
+
 // PagesLeftAfterSeqScan reads a table of tableBlocks pages from a cold pool of nbuffers
 // block by block through the strategy a sequential scan chooses (SeqScanStrategy: the
 // bulk-read ring above NBuffers/4) and counts its pages left in shared buffers

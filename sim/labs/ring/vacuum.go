@@ -31,6 +31,11 @@ type Setup struct {
 	// Prewarmed loads the table into shared buffers first, as far as it fits (pg_prewarm):
 	// the "cached" case of the fidelity harness. Not a parameter of the page.
 	Prewarmed bool
+	// HotBlocks, when not 0, is the hot table's size in pages in place of HotPercent, and
+	// PrewarmHot loads it (without its index) into shared buffers as far as it fits when there
+	// are no clients to: the fidelity harness's experiment 7. Not parameters of the page.
+	HotBlocks  int
+	PrewarmHot bool
 }
 
 // The work this model charges beyond the cost model's primitives. Each is an assumption of
@@ -154,6 +159,9 @@ func newVacuumRun(set Setup) (*vacuumRun, error) {
 		return nil, err
 	}
 	hot := max(set.NBuffers*set.HotPercent/100, 1)
+	if set.HotBlocks > 0 {
+		hot = set.HotBlocks
+	}
 	if r.hot, err = rel("hot", hot); err != nil {
 		return nil, err
 	}
@@ -169,6 +177,10 @@ func newVacuumRun(set Setup) (*vacuumRun, error) {
 		if err := r.prewarm(r.index); err != nil {
 			return nil, err
 		}
+		if err := r.prewarm(r.hot); err != nil {
+			return nil, err
+		}
+	} else if set.PrewarmHot {
 		if err := r.prewarm(r.hot); err != nil {
 			return nil, err
 		}
