@@ -101,7 +101,7 @@ func (s *BufferAccessStrategy) PinLimit(nbuffers int) int {
 	}
 }
 
-// MaxPinned returns the most buffers the stream pins ahead, and Distance its look-ahead now.
+// MaxPinned returns the most buffers the stream pins ahead.
 func (s *ReadStream) MaxPinned() int { return s.maxPinned }
 
 // Distance returns the stream's look-ahead distance now.
@@ -257,7 +257,7 @@ func (p *Pool) StartReadBuffers(b *Backend, strategy *BufferAccessStrategy, tag 
 	for i := range n {
 		t := tag
 		t.Block += BlockNumber(i)
-		if p.Lookup(t) >= 0 && p.desc[p.Lookup(t)].State.Has(BM_VALID) {
+		if id := p.Lookup(t); id >= 0 && p.desc[id].State.Has(BM_VALID) {
 			if i > 0 {
 				return i, true, nil // the read is split before the hit
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bufferscope/bufferscope/sim"
 	"github.com/bufferscope/bufferscope/sim/lab"
@@ -117,26 +118,30 @@ func (a *App) ShowReal(p RealPool, beside bool) (RealShown, error) {
 	shown.Relations = len(rels)
 
 	saved := a.runView()
+	var target lab.Run = run
+	k := len(lab.PanesOf(a.run)) // the real pane's index beside the run's
 	if beside {
 		if n := a.run.Sim().Pool.NBuffers; n != p.NBuffers {
 			return RealShown{}, ErrNotBeside{Real: p.NBuffers, Run: n}
 		}
-		a.CancelJob()
-		a.real = &realShown{run: run, saved: saved, beside: true}
-		k := len(lab.PanesOf(a.run))
+		target = &besideRun{Run: a.run, real: run}
 		a.lv = &besideView{View: saved, real: &realView{run: run, speeds: saved.Options()}, k: k}
-		a.changes++
-		legend, roles := a.besideLegend()
-		a.view.attach(&besideRun{Run: a.run, real: run}, legend, a.lv.Options())
-		a.view.setPaneRoles(k, roles, true)
-		return shown, nil
+	} else {
+		a.Pause()
+		a.lv = &realView{run: run, speeds: saved.Options()}
 	}
-	a.Pause()
 	a.CancelJob()
-	a.real = &realShown{run: run, saved: saved}
-	a.lv = &realView{run: run, speeds: saved.Options()}
+	a.real = &realShown{run: run, saved: saved, beside: beside}
 	a.changes++
-	a.view.attach(run, run.legend, a.lv.Options())
+	legend := run.legend
+	var roles []int32
+	if beside {
+		legend, roles = a.besideLegend()
+	}
+	a.view.attach(target, legend, a.lv.Options())
+	if beside {
+		a.view.setPaneRoles(k, roles, true)
+	}
 	return shown, nil
 }
 
@@ -214,23 +219,19 @@ func (a *App) ShowSimulated() bool {
 	if a.real == nil {
 		return false
 	}
-	return a.showSimulated()
+	a.lv = a.real.saved
+	a.real = nil
+	a.changes++
+	a.view.attach(a.run, a.run.Legend(), a.lv.Options())
+	return true
 }
 
 // stepping is ShowSimulated before the run steps: a real pool in its place goes, one beside
 // it stays.
 func (a *App) stepping() {
 	if a.real != nil && !a.real.beside {
-		a.showSimulated()
+		a.ShowSimulated()
 	}
-}
-
-func (a *App) showSimulated() bool {
-	a.lv = a.real.saved
-	a.real = nil
-	a.changes++
-	a.view.attach(a.run, a.run.Legend(), a.lv.Options())
-	return true
 }
 
 // parseRealRelations reads RealPool.Relations: the relations to name, and which are system
@@ -276,13 +277,11 @@ func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8Start(s[n]) {
+	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
 	return s[:n]
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // realUserColours is how many of the reader's relations get a colour of their own; the
 // others share the last, and the system catalogs take grey.
@@ -294,47 +293,37 @@ const realUserColours = 6
 // (pages of another database), grey; with the pool's own marks but the clock hand and the
 // flashes, which pg_buffercache cannot show.
 func realLegend(rels []*sim.Relation, system map[sim.RelFileLocator]bool) lab.Legend {
-	var roles []lab.Swatch
-	role := make([]int, len(rels))
 	var users []int
 	for i, r := range rels {
 		if !system[r.Locator] && !strings.HasPrefix(r.Name, "relfilenode ") {
 			users = append(users, i)
 		}
 	}
-	const (
-		othersRole = realUserColours
-		systemRole = realUserColours + 1
-	)
-	for i := range role {
-		role[i] = systemRole
+	// One more relation than there are colours takes the last colour itself; more share it.
+	own := len(users)
+	if own > realUserColours+1 {
+		own = realUserColours
 	}
-	for k, i := range users {
-		if k < realUserColours || len(users) == realUserColours+1 {
-			c := lab.RelationPalette[k]
-			roles = append(roles, lab.Swatch{Key: "real-" + strconv.Itoa(k), Label: rels[i].Name, Light: c.Light, Dark: c.Dark})
-			role[i] = k
-		} else {
-			role[i] = othersRole
-		}
+	var roles []lab.Swatch
+	for k, i := range users[:own] {
+		c := lab.RelationPalette[k]
+		roles = append(roles, lab.Swatch{Key: "real-" + strconv.Itoa(k), Label: rels[i].Name, Light: c.Light, Dark: c.Dark})
 	}
-	if len(users) > realUserColours+1 {
-		c := lab.RelationPalette[othersRole]
-		roles = append(roles, lab.Swatch{Key: "real-others", Label: fmt.Sprintf("%d more relations", len(users)-realUserColours), Light: c.Light, Dark: c.Dark})
+	if own < len(users) {
+		c := lab.RelationPalette[own]
+		roles = append(roles, lab.Swatch{Key: "real-others", Label: fmt.Sprintf("%d more relations", len(users)-own), Light: c.Light, Dark: c.Dark})
 	}
-	// Roles are indices in the legend's list: the system role comes last, whatever came
-	// before it.
-	sys := len(roles)
-	for i := range role {
-		if role[i] == systemRole {
-			role[i] = sys
-		} else if role[i] == othersRole {
-			role[i] = realUserColours
-		}
-	}
+	sys := len(roles) // the system catalogs' role, last
 	grey := lab.RelationPalette[len(lab.RelationPalette)-1]
 	roles = append(roles, lab.Swatch{Key: "real-system", Label: "System catalogs and other databases",
 		Doc: "Pages of PostgreSQL's own catalogs (pg_catalog, pg_toast), read by every statement's planning, and of databases other than this one.", Light: grey.Light, Dark: grey.Dark})
+	role := make([]int, len(rels))
+	for i := range role {
+		role[i] = sys
+	}
+	for k, i := range users {
+		role[i] = min(k, own) // the shared role is own's index
+	}
 	return lab.Legend{
 		Roles: roles,
 		Role: func(rel int) int {
@@ -371,38 +360,25 @@ func (r *realRun) Panes() []lab.Pane {
 // simulated lab's speeds, so that the speed control means the same while the real pool is
 // shown.
 type realView struct {
-	run    *realRun
-	speeds labview.Options
+	labview.Default // no overlay, flashes or stats of its own
+	run             *realRun
+	speeds          labview.Options
 }
 
 func (v *realView) Options() labview.Options {
 	return labview.Options{HideHand: true, Speeds: v.speeds.Speeds}
 }
-func (v *realView) Attach(lab.Run, lab.Legend, func(int, int32) int) {}
+
+// Step steps nothing: the real pool changes only when the page reads it again.
 func (v *realView) Step(lab.Run, int, func() bool, func(int, []sim.Event, bool)) (int, error) {
 	return 0, nil
 }
-func (v *realView) Tick(int, float64) {}
-func (v *realView) Overlay(_ int, o *grid.Overlay, _ *grid.Layout, _ *grid.Theme, _ bool) bool {
-	o.Reset()
-	return false
-}
-func (v *realView) Flash(*sim.Event) (grid.FlashKind, bool) { return 0, false }
-func (v *realView) Stats() map[string]any                   { return nil }
 
 // Inspect gives buffer id's row of pg_buffercache as the server showed it, its bufferid
 // numbered from 1 as PostgreSQL numbers buffers.
 func (v *realView) Inspect(_, id int) []labview.Detail {
 	r := v.run.sim.Pool.BufferCacheRow(id)
-	row := []string{strconv.Itoa(r.BufferID), "", "", "", "", "", "", "", ""}
-	if r.Valid {
-		dirty := "f"
-		if r.IsDirty {
-			dirty = "t"
-		}
-		row = []string{strconv.Itoa(r.BufferID), fmt.Sprint(r.RelFileNode), fmt.Sprint(r.RelTablespace), fmt.Sprint(r.RelDatabase),
-			fmt.Sprint(uint8(r.RelForkNumber)), fmt.Sprint(r.RelBlockNumber), dirty, strconv.Itoa(r.UsageCount), strconv.Itoa(r.PinningBackends)}
-	}
+	row := strings.Split(strings.TrimSuffix(string(r.AppendCSV(nil)), "\n"), ",")
 	return []labview.Detail{
 		{Label: "Server", Value: v.run.server},
 		{Label: "bufferid", Value: fmt.Sprintf("%d (PostgreSQL numbers buffers from 1)", r.BufferID)},
