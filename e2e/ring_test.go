@@ -375,3 +375,32 @@ func TestRingChartOnOpening(t *testing.T) {
 	p.click("#ring-cancel")
 	waitJS[bool](p, waitTimeout, "the computation cancelled", `document.querySelector("#ring-card").dataset.state === "cancelled" && !document.querySelector("#ring-start").hidden`)
 }
+
+// TestRingSizesFollowTheVersion: on PostgreSQL 14 the ring control offers only the
+// version's default, the other sizes greyed out with the reason the server would give;
+// choosing 17 offers them all again.
+// Reference: src/backend/utils/misc/guc_tables.c (vacuum_buffer_usage_limit, 1cbbee0338, 16).
+func TestRingSizesFollowTheVersion(t *testing.T) {
+	p := openPage(t, "/?lab=ring&version=14&play=0")
+	offered := func() map[string]string {
+		return eval[map[string]string](p, `Object.fromEntries([...document.querySelector("#p-ring").options].map(o => [o.value, o.disabled ? o.title : ""]))`)
+	}
+	got := offered()
+	for value, why := range got {
+		if refused := why != ""; refused != (value != "default") {
+			t.Errorf("on 14, ring %s greyed out %v (%q)", value, refused, why)
+		} else if refused && !strings.Contains(why, "does not exist before PostgreSQL 16") {
+			t.Errorf("on 14, ring %s greyed out saying %q", value, why)
+		}
+	}
+	if len(got) < 3 {
+		t.Fatalf("the ring control offers %v", got)
+	}
+	p.choose("#p-version", "17")
+	waitJS[bool](p, waitTimeout, "version 17 in force", `bufferscope.params().params.version === "17"`)
+	for value, why := range offered() {
+		if why != "" {
+			t.Errorf("on 17, ring %s is greyed out: %q", value, why)
+		}
+	}
+}

@@ -83,8 +83,42 @@ func TestFieldsAndLimits(t *testing.T) {
 		t.Fatalf("fields: %+v", f)
 	}
 	v, _ := table.Parse(map[string]string{"size": "400"})
-	if l := table.Limits(v)["clients"]; l.Max != 200 {
+	if l := table.Limits(v)["clients"]; l.Max == nil || *l.Max != 200 || l.Refused != nil {
 		t.Errorf("clients at size 400: %+v", l)
+	}
+	if _, ok := table.Limits(v)["name"]; ok {
+		t.Error("a text parameter that offers nothing has a limit")
+	}
+}
+
+// TestLimitsRefuseOfferedValues checks that an offered value the parameter's own check
+// refuses under the values in force is named with that check's words, and only then.
+func TestLimitsRefuseOfferedValues(t *testing.T) {
+	tb := &Table{Params: []Param{
+		{Key: "old", Kind: Choice, Default: "no", Choices: []Option{{Value: "no"}, {Value: "yes"}}},
+		{Key: "ring", Kind: Text, Default: "default", Presets: []Option{{Value: "default"}, {Value: "2MB"}},
+			Parse: func(s string, v Values) (string, error) {
+				if s != "default" && v.Text("old") == "yes" {
+					return "", errors.New("not settable on an old server")
+				}
+				return s, nil
+			}},
+		{Key: "n", Kind: Int, Default: "2", Min: 1, Max: 3, Presets: []Option{{Value: "1"}, {Value: "4"}}},
+	}}
+	v, _ := tb.Parse(map[string]string{"old": "yes"})
+	l := tb.Limits(v)
+	if got := l["ring"].Refused; len(got) != 1 || got["2MB"] != "not settable on an old server" {
+		t.Errorf("ring on an old server refuses %v", got)
+	}
+	if got := l["n"].Refused; len(got) != 1 || got["4"] != "not between 1 and 3" {
+		t.Errorf("n refuses %v", got)
+	}
+	if _, ok := l["old"]; ok {
+		t.Errorf("a choice whose every value is taken has a limit: %+v", l["old"])
+	}
+	v, _ = tb.Parse(nil)
+	if got := tb.Limits(v)["ring"]; got.Refused != nil {
+		t.Errorf("ring on a new server refuses %v", got.Refused)
 	}
 }
 

@@ -51,25 +51,42 @@ func (t *Table) Fields() []Field {
 	return out
 }
 
-// Limit is the range a number parameter has for the values in force.
+// Limit is what a parameter may take for the values in force: the range of a number, and
+// the offered values (presets and choices) that those values refuse, each with the reason,
+// so that a control can show them as unavailable rather than offer what is refused (the
+// ring sizes of a version without vacuum_buffer_usage_limit).
 type Limit struct {
-	Min float64 `json:"min"`
-	Max float64 `json:"max"`
+	Min     *float64          `json:"min,omitempty"`
+	Max     *float64          `json:"max,omitempty"`
+	Refused map[string]string `json:"refused,omitempty"`
 }
 
-// Limits returns the range of every number parameter for values v, by key.
+// Limits returns, by key, the limit of every number parameter and of every parameter with
+// an offered value that values v refuse. A refusal is the parameter's own check (read,
+// Parse) failing on the offered value, so it says what loading that value would say.
 func (t *Table) Limits(v Values) map[string]Limit {
 	out := map[string]Limit{}
 	for i := range t.Params {
 		p := &t.Params[i]
-		if p.Kind != Int && p.Kind != Float {
-			continue
+		var l Limit
+		if p.Kind == Int || p.Kind == Float {
+			lo, hi := p.Min, p.Max
+			if p.Bounds != nil {
+				lo, hi, _ = p.Bounds(v)
+			}
+			l.Min, l.Max = &lo, &hi
 		}
-		lo, hi := p.Min, p.Max
-		if p.Bounds != nil {
-			lo, hi, _ = p.Bounds(v)
+		for _, o := range append(p.Choices[:len(p.Choices):len(p.Choices)], p.Presets...) {
+			if _, prob := p.read(o.Value, v); prob != nil {
+				if l.Refused == nil {
+					l.Refused = map[string]string{}
+				}
+				l.Refused[o.Value] = prob.Problem
+			}
 		}
-		out[p.Key] = Limit{lo, hi}
+		if l.Min != nil || l.Refused != nil {
+			out[p.Key] = l
+		}
 	}
 	return out
 }

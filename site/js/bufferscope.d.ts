@@ -433,6 +433,14 @@ export interface ParamProblem {
   clamped: boolean; // the value was out of range and used is the nearest bound
 }
 
+/** What one parameter may take for the values in force. */
+export interface ParamLimit {
+  min?: number; // a number parameter's range
+  max?: number;
+  /** Offered values (presets, choices) the values in force refuse, each with the reason. */
+  refused?: Record<string, string>;
+}
+
 export interface LoadResult {
   ok: boolean; // false only when the simulation could not be built; the old one stays
   error?: string;
@@ -441,8 +449,8 @@ export interface LoadResult {
   unknown: string[]; // keys the lab does not have, ignored
   /** Every parameter of the lab loaded, normalised, with lab. */
   params: Record<string, string> & { lab: LabName };
-  /** The range each number parameter has for these values (clients ≤ NBuffers/2). */
-  limits: Record<string, { min: number; max: number }>;
+  /** What each parameter may take for these values: a number's range (clients ≤ NBuffers/2), and the offered values these values refuse, each with the reason (ring sizes on PostgreSQL 14). */
+  limits: Record<string, ParamLimit>;
   /**
    * True when the pool (4GB or more) is being built a slice each frame, as
    * stats().time.job of kind "build": the run in force answers meanwhile (the same lab, or
@@ -746,7 +754,7 @@ export interface Bufferscope {
   /** Stops a seek or a search where it has got to, or a pool's build (the run in force stays). */
   cancel(): TimeResult;
   /** The parameters in force, as load returned them. */
-  params(): { params: Record<string, string> & { lab: LabName }; limits: Record<string, { min: number; max: number }> };
+  params(): { params: Record<string, string> & { lab: LabName }; limits: Record<string, ParamLimit> };
   /** A whole number up to 2^64−1 (a string of digits or a BigInt above 2^53). A lab that draws no random numbers replays the same run under a new seed, with a warning. */
   setSeed(seed: number | string | bigint): { ok: true; seed: string; warnings: string[] } | Failure;
   /** Applies one command as sim.ParseCommand reads it: "checkpoint", "pin b=0 rel=pgbench_branches blk=0", … */

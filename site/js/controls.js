@@ -122,10 +122,20 @@ export class Controls {
       }
       node.value = v;
       node.classList.remove('invalid');
-      const lim = limits[f.key];
-      if (lim && node.tagName === 'INPUT') {
+      const lim = limits[f.key] || {};
+      if (node.tagName === 'INPUT' && lim.min !== undefined) {
         node.min = String(lim.min);
         node.max = String(lim.max);
+      }
+      if (node.tagName === 'SELECT') {
+        // What the values in force refuse is offered greyed out, with the reason, so that
+        // nobody picks what would be refused (ring sizes on a server without the setting).
+        const refused = lim.refused || {};
+        for (const o of node.options) {
+          const why = o.value === v ? undefined : refused[o.value];
+          o.disabled = why !== undefined;
+          o.title = why === undefined ? '' : `Not offered with these settings: ${why}`;
+        }
       }
     }
     this.explain(params);

@@ -77,7 +77,7 @@ func TestLoadReportsProblemsClampsAndUnknownKeys(t *testing.T) {
 	if len(res.Warnings) != len(res.Problems)+1 {
 		t.Errorf("warnings %q", res.Warnings)
 	}
-	if lim := res.Limits["clients"]; lim.Min != 0 || lim.Max != 64 {
+	if lim := res.Limits["clients"]; lim.Min == nil || *lim.Min != 0 || lim.Max == nil || *lim.Max != 64 {
 		t.Errorf("clients limits %+v for a pool of 128 buffers", lim)
 	}
 	if res.Params["lab"] != "free" || a.Stats().NBuffers != 128 {

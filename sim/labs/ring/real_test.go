@@ -66,3 +66,23 @@ func TestRingRefusedBefore16(t *testing.T) {
 		}
 	}
 }
+
+// TestRingSizesOfferedPerVersion: the sizes the page offers follow the version, as its
+// control reads them from Limits: on 14 and 15 every preset but default is refused with
+// the reason, from 16 every preset is offered.
+//
+// Reference: src/backend/utils/misc/guc_tables.c (vacuum_buffer_usage_limit, 1cbbee0338, 16).
+func TestRingSizesOfferedPerVersion(t *testing.T) {
+	presets := table.Param("ring").Presets
+	for _, version := range []string{"14", "15", "16", "17", "18"} {
+		v, _ := table.Parse(map[string]string{"version": version})
+		refused := table.Limits(v)["ring"].Refused
+		for _, o := range presets {
+			why, isRefused := refused[o.Value]
+			want := version < "16" && o.Value != ringDefault
+			if isRefused != want || isRefused && !strings.Contains(why, "does not exist before PostgreSQL 16") {
+				t.Errorf("version %s: ring %s refused %v (%q), want refused %v", version, o.Value, isRefused, why, want)
+			}
+		}
+	}
+}
