@@ -25,6 +25,7 @@ package app
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -47,7 +48,7 @@ import (
 const MaxStepsPerCall = 1_000_000
 
 // bigPools is the total of buffers past which the old pool is let go before a new one is
-// built: two 100GB pools do not fit in WebAssembly's 4GiB. A new run is counted twice, as
+// built, rather than after: two 100GB pools do not fit in WebAssembly's 4GiB. A new run is counted twice, as
 // it may race a second pool beside its own (lab.Paned).
 const bigPools = 1 << 20
 
@@ -210,9 +211,10 @@ func (a *App) newTimeline() {
 // construct builds lab l from values v and attaches it, keeping the old run if it cannot;
 // the timeline is the caller's.
 func (a *App) construct(l lab.Lab, v param.Values) error {
-	if a.run != nil && l.Params().Param("shared_buffers") != nil &&
-		a.buffers()+2*lab.NBuffers(v) > bigPools {
-		// Let the old pool go before a large one is built.
+	if a.run != nil && (a.lab.Info().Name == l.Info().Name && maps.Equal(a.values, v) ||
+		l.Params().Param("shared_buffers") != nil && a.buffers()+2*lab.NBuffers(v) > bigPools) {
+		// Let the old pool go before a large one is built, or before the same run is built
+		// again (a reset, a seek back), which cannot fail where it built before.
 		a.run, a.lv = nil, nil
 		a.view.release()
 		runtime.GC()
@@ -230,7 +232,14 @@ func (a *App) construct(l lab.Lab, v param.Values) error {
 		}
 		return fmt.Errorf("the simulation could not be built: %w", err)
 	}
+	collect := a.run != nil
 	a.attach(l, v, run)
+	if collect {
+		// The old run is garbage now: collect it before it is joined by the next one's.
+		// WebAssembly's memory never shrinks, so garbage left for a later collection would
+		// raise the page's memory for good, a little higher with each run built.
+		runtime.GC()
+	}
 	return nil
 }
 
