@@ -138,9 +138,13 @@ bench: chromium axe
 FIDELITY_CACHE = .cache/postgres
 
 # fidelity holds the simulator against real PostgreSQL 13–18 and writes docs/fidelity.md, and the real figures to
-# docs/fidelity.json; installs the servers when missing.
+# docs/fidelity.json; installs the servers when missing. Then it runs every lab's "Try it on a real server" SQL on
+# each of them (TestRealSnippets).
 fidelity:
 	go run ./cmd/fidelity -majors 13,14,15,16,17,18 -cache $(FIDELITY_CACHE) -out docs/fidelity.md -results docs/fidelity.json
+	for m in 13 14 15 16 17 18; do \
+		BUFFERSCOPE_FIDELITY=1 BUFFERSCOPE_FIDELITY_MAJOR=$$m go test -count=1 -run '^TestRealSnippets$$' ./fidelity/ || exit 1; \
+	done
 
 # fidelity-render rewrites docs/fidelity.md from the committed real figures (docs/fidelity.json), running no server:
 # after a change to the simulated side.
@@ -148,10 +152,10 @@ fidelity-render:
 	go run ./cmd/fidelity -render docs/fidelity.json -out docs/fidelity.md
 
 # fidelity-quick runs the exact-count experiments (rings, LP_DEAD and pins) on real PostgreSQL 17 and 18, the
-# simulation beside each, in about a minute.
+# simulation beside each, and every lab's "Try it on a real server" SQL on both, in about a minute.
 fidelity-quick:
 	BUFFERSCOPE_FIDELITY=1 BUFFERSCOPE_FIDELITY_MAJOR=17 go test -count=1 -run '^TestReal' ./fidelity/
-	BUFFERSCOPE_FIDELITY=1 BUFFERSCOPE_FIDELITY_MAJOR=18 go test -count=1 -run '^TestReal(Rings|LPDead)$$' ./fidelity/
+	BUFFERSCOPE_FIDELITY=1 BUFFERSCOPE_FIDELITY_MAJOR=18 go test -count=1 -run '^TestReal(Rings|LPDead|Snippets)$$' ./fidelity/
 
 # UPLOT is the version of uPlot (the charts, MIT) vendored in site/vendor/uplot.
 UPLOT = 1.6.32

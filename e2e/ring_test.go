@@ -396,6 +396,15 @@ func TestRingSizesFollowTheVersion(t *testing.T) {
 	if len(got) < 3 {
 		t.Fatalf("the ring control offers %v", got)
 	}
+	// The SQL to try on a real server names the versions a block runs on.
+	versions := eval[string](p, `(() => {
+		const b = [...document.querySelectorAll('#sql-blocks .sql-block')].find((b) => b.querySelector('h3').textContent === 'VACUUM through a ring of your choice');
+		const v = b && b.querySelector('.sql-versions');
+		return v ? v.textContent : '';
+	})()`)
+	if versions != "Runs on PostgreSQL 16 and later." {
+		t.Errorf("the ring's VACUUM block says %q of its versions", versions)
+	}
 	p.choose("#p-version", "17")
 	waitJS[bool](p, waitTimeout, "version 17 in force", `bufferscope.params().params.version === "17"`)
 	for value, why := range offered() {

@@ -224,8 +224,11 @@ func (s *Server) Close() error {
 }
 
 // Connect opens a connection to the postgres database as the superuser postgres.
-func (s *Server) Connect(ctx context.Context) (*pgx.Conn, error) {
-	dsn := fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", s.Port)
+func (s *Server) Connect(ctx context.Context) (*pgx.Conn, error) { return s.ConnectTo(ctx, "postgres") }
+
+// ConnectTo opens a connection to database db as the superuser postgres.
+func (s *Server) ConnectTo(ctx context.Context, db string) (*pgx.Conn, error) {
+	dsn := fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=%s sslmode=disable", s.Port, db)
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("fidelity: connecting to PostgreSQL %d on port %d: %w", s.Major, s.Port, err)

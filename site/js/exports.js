@@ -276,13 +276,23 @@ export class ExportCard {
   }
 }
 
+// versionsText names the versions a block of SQL runs on (since, until), or '' for all.
+function versionsText(b) {
+  if (b.since && b.until) return `PostgreSQL ${b.since} to ${b.until}`;
+  if (b.since) return `PostgreSQL ${b.since} and later`;
+  if (b.until) return `PostgreSQL ${b.until} and earlier`;
+  return '';
+}
+
 // SQLPanel shows, beside each lab, the SQL that shows the same effect on a real server: the
-// page module's sql ({intro, blocks: [{title, note, code, real}]}, or a function of the settings
-// that returns one), each block with a copy button and, when the page has the real PostgreSQL
-// (real, a RealPanel), a button that runs it there. A block's real says how: absent, its code
-// runs as written; {code, note}, that variant runs instead (a second session's statement made
-// by the same one), the note saying what differs; {reason}, it needs what that single backend
-// lacks, and the block says so instead of offering to run.
+// page module's sql ({intro, blocks: [{title, note, code, since, until, needs, real}]}, or a
+// function of the settings that returns one), each block with the versions it runs on (since,
+// until), a copy button and, when the page has the real PostgreSQL (real, a RealPanel), a
+// button that runs it there. needs names what a block needs beyond SQL sessions (pgbench).
+// A block's real says how it runs in the page: absent, its code runs as written; {code, note},
+// that variant runs instead (a second session's statement made by the same one), the note
+// saying what differs; {reason}, it needs what that single backend lacks, and the block says
+// so instead of offering to run.
 export class SQLPanel {
   constructor(real) {
     this.real = real;
@@ -303,6 +313,7 @@ export class SQLPanel {
       const h = document.createElement('h3');
       h.textContent = b.title;
       h.id = `sql-title-${i}`;
+
       const copy = document.createElement('button');
       copy.type = 'button';
       copy.className = 'small-button';
@@ -342,6 +353,13 @@ export class SQLPanel {
       }
       head.append(h, actions);
       div.append(head);
+      const versions = versionsText(b);
+      if (versions) {
+        const p = document.createElement('p');
+        p.className = 'small sql-versions';
+        p.textContent = `Runs on ${versions}.`;
+        div.append(p);
+      }
       if (b.note) {
         const p = document.createElement('p');
         p.className = 'muted small';
