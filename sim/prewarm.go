@@ -7,7 +7,13 @@ import (
 
 // Prewarm loads the pages of one fork into free buffers, as pg_prewarm's buffer mode does,
 // until the fork or the freelist runs out. The pages are clean, at usage count 1.
-func (p *Pool) Prewarm(r *Relation, f ForkNumber) {
+func (p *Pool) Prewarm(r *Relation, f ForkNumber) { p.PrewarmUsage(r, f, 1) }
+
+// PrewarmUsage is Prewarm leaving each page at usage count usage (1 to BM_MAX_USAGE_COUNT):
+// pages that were pinned that many times while they were loaded, as replay pins a page for
+// each record it redoes (the inserts that filled a table's pages).
+func (p *Pool) PrewarmUsage(r *Relation, f ForkNumber, usage int) {
+	usage = min(max(usage, 1), BMMaxUsageCount)
 	ri := p.cat.lookup(r.Locator)
 	stage := "Loading " + r.Name + "'s pages (pg_prewarm)"
 	total := int(min(r.NBlocks[f], BlockNumber(p.NBuffers)))
@@ -31,7 +37,7 @@ func (p *Pool) Prewarm(r *Relation, f ForkNumber) {
 			d.freeNext = freeNextNotInList
 			p.table.insert(keys[i], hashes[i], id)
 			p.setTag(id, BufferTag{Locator: r.Locator, Fork: f, Block: blk}, ri)
-			d.State = BM_TAG_VALID | BM_VALID | BufUsagecountOne
+			d.State = BM_TAG_VALID | BM_VALID | BufferState(usage)*BufUsagecountOne
 			if r.Permanent {
 				d.State |= BM_PERMANENT
 			}

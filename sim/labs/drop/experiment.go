@@ -235,15 +235,12 @@ func fsmBlocks(n int) int {
 	return 1 + (leaves+slotsPerFSMPage-1)/slotsPerFSMPage + leaves
 }
 
-// vmBlocks returns the size of the visibility map of a heap of n blocks.
-func vmBlocks(n int) int { return (n + heapBlocksPerVMPage - 1) / heapBlocksPerVMPage }
-
 // RunExperiment builds the pool, fills it and replays the operation under each policy,
 // starting every policy from a copy of the same filled pool. Policy and sim.Threshold of e are
 // ignored in favour of policies.
 //
-// The pool first receives the relations' pages (as replaying their inserts left them), then
-// the pages of another relation until every buffer is used. Sizes of the forks are cached,
+// The pool first receives the relations' pages (as replaying their inserts left them: at
+// BM_MAX_USAGE_COUNT), then the pages of another relation until every buffer is used. Sizes of the forks are cached,
 // as the startup process asked for them while replaying the inserts (smgrextend) and the
 // VACUUM records. With Checkpoint, a checkpoint record is replayed first (from PostgreSQL 17
 // it forgets every cached size; a VACUUM's page records and its truncation ask for the sizes
@@ -314,13 +311,14 @@ func prepareDropPool(e Experiment) (*sim.Pool, []*sim.Relation, error) {
 	for _, g := range e.Tables {
 		blocks := g.Resolve(e.NBuffers)
 		for range g.Count {
-			heap, err := add(fmt.Sprintf("t%d", table), blocks)
+			_, err := add(fmt.Sprintf("t%d", table), blocks)
 			if err != nil {
 				return nil, nil, err
 			}
 			if e.Op == OpVacuum {
-				heap.NBlocks[sim.FSMForkNum] = sim.BlockNumber(fsmBlocks(blocks))
-				heap.NBlocks[sim.VisibilityMapForkNum] = sim.BlockNumber(vmBlocks(blocks))
+				// The FSM and the VM are made by the VACUUM, whose records replay makes
+				// them again (vacuumPage): a table only inserted into and deleted from has
+				// neither, and XLogReadBufferExtended makes both.
 				replayed += blocks
 			}
 			for i := range g.Indexes {
@@ -347,10 +345,18 @@ func prepareDropPool(e Experiment) (*sim.Pool, []*sim.Relation, error) {
 	if _, err := p.AddRelation(others); err != nil {
 		return nil, nil, err
 	}
-	for _, r := range append(rels, others) {
+	// The relations' pages are full of rows, each row an insert record whose redo pinned the
+	// page: they stand at BM_MAX_USAGE_COUNT. The other relation's pages are at 1. (At a
+	// uniform 1 the first buffer a replay allocates, for a fork VACUUM makes, would send the
+	// clock sweep round the pool once and then take the relations' own pages in a row, each
+	// miss evicting the page the next record needs.)
+	for _, r := range rels {
 		for f := sim.MainForkNum; f <= sim.VisibilityMapForkNum; f++ {
-			p.Prewarm(r, f)
+			p.PrewarmUsage(r, f, sim.BMMaxUsageCount)
 		}
+	}
+	for f := sim.MainForkNum; f <= sim.VisibilityMapForkNum; f++ {
+		p.Prewarm(others, f)
 	}
 	p.TakeElapsed() // filling the pool happened before the experiment
 	p.InRecovery = e.InRecovery

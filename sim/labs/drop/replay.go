@@ -135,28 +135,50 @@ func (r *replay) stepUntil(p *sim.Pool, units int, limit sim.Duration, inclusive
 	return r.phase == phaseDone, nil
 }
 
-// vacuumPage replays VACUUM's two records for one heap page: prune (the heap page and its FSM
-// leaf) and visible (the VM page and the heap page).
+// vacuumPage replays VACUUM's records for one heap page of a table without indexes: prune
+// (the heap page, then its FSM leaf: XLogRecordPageWithFreeSpace), before PostgreSQL 17 a
+// second record that marks the pruned items unused (the heap page and the FSM leaf again;
+// from 17 pruning of a table without indexes marks them unused at once, c120550edb), and
+// visible (the heap page, the FSM leaf, the VM page). The FSM and the VM do not exist before
+// this VACUUM, so their first records create and extend them (ExtendBufferedRelTo).
+//
+// Reference: src/backend/access/heap/heapam.c (13–16) and pruneheap.c (17+), heap_xlog_prune,
+// heap_xlog_vacuum, heap_xlog_visible; src/backend/storage/freespace/freespace.c,
+// XLogRecordPageWithFreeSpace; src/backend/access/heap/vacuumlazy.c, lazy_scan_heap.
 func (r *replay) vacuumPage(p *sim.Pool, rel *sim.Relation, blk sim.BlockNumber) error {
-	p.Charge(p.Cost.ReplayRecord)
-	if err := r.redo(p, rel, sim.MainForkNum, blk); err != nil {
-		return err
+	fsm := sim.BlockNumber(fsmBlocks(int(blk)+1) - 1)
+	records := [][]sim.BufferTag{
+		{{Fork: sim.MainForkNum, Block: blk}, {Fork: sim.FSMForkNum, Block: fsm}},
+		{{Fork: sim.MainForkNum, Block: blk}, {Fork: sim.FSMForkNum, Block: fsm}},
+		{{Fork: sim.MainForkNum, Block: blk}, {Fork: sim.FSMForkNum, Block: fsm}, {Fork: sim.VisibilityMapForkNum, Block: blk / heapBlocksPerVMPage}},
 	}
-	if err := r.redo(p, rel, sim.FSMForkNum, sim.BlockNumber(fsmBlocks(int(blk)+1)-1)); err != nil {
-		return err
+	if p.Version.Resolve() >= 17 {
+		records = append(records[:1], records[2])
 	}
-	p.Charge(p.Cost.ReplayRecord)
-	if err := r.redo(p, rel, sim.VisibilityMapForkNum, blk/heapBlocksPerVMPage); err != nil {
-		return err
+	for _, pages := range records {
+		p.Charge(p.Cost.ReplayRecord)
+		for _, t := range pages {
+			if err := r.redo(p, rel, t.Fork, t.Block); err != nil {
+				return err
+			}
+		}
 	}
-	return r.redo(p, rel, sim.MainForkNum, blk)
+	return nil
 }
 
 // redo reads a page as a redo routine does, dirties it and stamps it with the record's LSN.
-// WAL advances as it is read, not inserted, so no WALInsert is charged.
+// WAL advances as it is read, not inserted, so no WALInsert is charged. A free space map or
+// visibility map page past the end of its fork is made, as XLogReadBufferExtended makes it
+// for their redo's RBM_ZERO_ON_ERROR.
 func (r *replay) redo(p *sim.Pool, rel *sim.Relation, f sim.ForkNumber, blk sim.BlockNumber) error {
 	p.CacheForkSize(rel, f) // XLogReadBufferExtended asks smgrnblocks
-	id, err := p.ReadBuffer(&r.b, sim.BufferTag{Locator: rel.Locator, Fork: f, Block: blk})
+	var id int
+	var err error
+	if f == sim.MainForkNum {
+		id, err = p.ReadBuffer(&r.b, sim.BufferTag{Locator: rel.Locator, Fork: f, Block: blk})
+	} else {
+		id, err = p.ExtendBufferedRelTo(&r.b, rel, f, blk)
+	}
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,12 @@ var publishedDropB = []struct {
 	{"100GB", 66.564, 0.306, 88.261, 0.206},
 }
 
+// publishedVersion is the server the published drop tests ran on: the development branch of
+// January 2021, which became PostgreSQL 14. Its VACUUM writes two records for each page of a
+// table without indexes (prune, then vacuum) and extends a fork block by block in recovery,
+// as every release before 17 and 16 respectively does.
+const publishedVersion sim.Version = 14
+
 // dropSizes are the shared_buffers settings of the published tests.
 var dropSizes = []string{"128MB", "1GB", "20GB", "100GB"}
 
@@ -80,7 +86,7 @@ func Reproduce(cost sim.CostModel, progress func(string)) (*Reproduction, error)
 			say("table A: 1 relation of NB/%d blocks, shared_buffers %s", row.divisor, size)
 			res, err := RunExperiment(Experiment{
 				NBuffers: nb, Tables: []TableGroup{{Count: 1, Divisor: row.divisor}},
-				Op: OpVacuum, InRecovery: true, Cost: cost,
+				Op: OpVacuum, InRecovery: true, Cost: cost, Version: publishedVersion,
 			}, sim.DropPG13, sim.DropLookup)
 			if err != nil {
 				return nil, err
@@ -95,7 +101,7 @@ func Reproduce(cost sim.CostModel, progress func(string)) (*Reproduction, error)
 			say("table B: 1000 relations of 1 block, %s, shared_buffers %s", op, size)
 			res, err := RunExperiment(Experiment{
 				NBuffers: nb, Tables: []TableGroup{{Count: 1000, Blocks: 1}},
-				Op: op, InRecovery: true, Cost: cost,
+				Op: op, InRecovery: true, Cost: cost, Version: publishedVersion,
 			}, sim.DropPG13, sim.DropPG14)
 			if err != nil {
 				return nil, err
@@ -110,7 +116,7 @@ func Reproduce(cost sim.CostModel, progress func(string)) (*Reproduction, error)
 	say("table B with TOAST: 1000 tables of 1 block with a TOAST table, truncate, shared_buffers 100GB, master")
 	nb, _ := sim.SharedBuffersToNBuffers(dropSizes[len(dropSizes)-1])
 	res, err := RunExperiment(Experiment{NBuffers: nb, Tables: []TableGroup{{Count: 1000, Blocks: 1, Toast: true}},
-		Op: OpTruncate, InRecovery: true, Cost: cost}, sim.DropPG13)
+		Op: OpTruncate, InRecovery: true, Cost: cost, Version: publishedVersion}, sim.DropPG13)
 	if err != nil {
 		return nil, err
 	}
