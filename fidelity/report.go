@@ -128,12 +128,17 @@ var SimulatedNotes = map[Experiment]string{
 		"under 14's rules. A row agrees only when the counts are equal.",
 	ExpVacuumWAL: "the ring lab's VACUUM alone of the 10,345-page table at NBuffers 16,384, every page dirtied, cold " +
 		"or prewarmed (\"cached\"), with the row's limit; the figure is all the run's WAL flushes (VACUUM's forced " +
-		"ones and the WAL writer's), the bracket VACUUM's own. Rule: a row agrees when the simulated count is " +
+		"ones, the WAL writer's, and XLogWrite's sync of each 16MB segment it finishes), the bracket VACUUM's own and " +
+		"the segments'. After the case's CHECKPOINT each page's first change logs the whole page " +
+		"(`ring.HarnessPageImage`: the page header, its 58 line pointers and the rows still on it, 136 bytes each, " +
+		"from the case's slices; on 18, whose initdb turns data checksums on, the image is a hint's, taken before " +
+		"pruning), so the simulated WAL volume is the model's own and is shown beside the real one. Rule: a row agrees when the simulated count is " +
 		"within 25% of the real cluster-wide WAL sync count, or within 5 syncs (the cached cases, where a real " +
 		"server makes a handful of its own); the shape (cold ≫ cached) is not used as a verdict. 13 counts no WAL " +
-		"syncs (no pg_stat_wal), so its rows have no simulated verdict. Known gaps: the model's WAL writer wakes " +
-		"only for asynchronous commits, so VACUUM alone on a cached table flushes nothing where a real server's " +
-		"WAL writer syncs a few times (4–8). From 18 the model's VACUUM reads through PostgreSQL 18's read stream " +
+		"syncs (no pg_stat_wal), so its rows have no simulated verdict. Known gap: the model's VACUUM of a cached " +
+		"table lasts tens of milliseconds, less than wal_writer_delay, so its WAL writer flushes once at most where " +
+		"a real one syncs a few times during the longer real VACUUM (pruning and WAL insertion are not priced " +
+		"from parts yet). From 18 the model's VACUUM reads through PostgreSQL 18's read stream " +
 		"(sim.ReadStream: look-ahead up to half the ring, reads of up to io_combine_limit pages).",
 	ExpRingCost: "the ring lab's VACUUM alone (`ring.ForegroundCost`) of a cold table of the real one's size, after a hot " +
 		"table of the real one's size was prewarmed into the pool of NBuffers 16,384 until no buffer was free, with the " +

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -136,12 +137,25 @@ func ringWALHook(r Row) (string, bool, bool) {
 		return "error: " + err.Error(), false, true
 	}
 	v, note := ringVersion(r.Major)
-	c, err := ring.VacuumCounters(v, kb, ringNBuffers(), RingSimTablePages, m[1] == "cached")
+	cached, limit := m[1] == "cached", m[2]
+	if limit == "default" {
+		limit = ""
+	}
+	cases := walCases(r.Major)
+	at := slices.IndexFunc(cases, func(c WALCase) bool { return c.Cached == cached && c.Limit == limit })
+	if at < 0 {
+		return "", false, false
+	}
+	// The CHECKPOINT before each case makes every page's first change log the whole page;
+	// 18's initdb turns data checksums on, so its first change is a hint's image.
+	image := ring.HarnessPageImage(len(cases)+1, at, r.Major >= 18)
+	c, err := ring.VacuumCounters(v, kb, ringNBuffers(), RingSimTablePages, cached, image)
 	if err != nil {
 		return "error: " + err.Error(), false, true
 	}
 	all, vac := c.WALFlushes, c.VacuumWALFlushes
-	fig := fmt.Sprintf("%d WAL flushes (%d forced on VACUUM); vacuum reuses %d, writes %d, reads %d%s", all, vac, c.RingReuses, c.VacuumWrites, c.VacuumReads, note)
+	fig := fmt.Sprintf("%d WAL flushes (%d forced on VACUUM, %d finishing a segment); %.1f MB WAL; vacuum reuses %d, writes %d, reads %d%s",
+		all, vac, c.SegmentSyncs, float64(c.WALBytes)/1e6, c.RingReuses, c.VacuumWrites, c.VacuumReads, note)
 	return fig, walSyncsAgree(float64(all), r.Value), true
 }
 

@@ -35,6 +35,16 @@ type WALResult struct {
 	Cases      []WALCase
 }
 
+// walCases are experiment 3's VACUUMs on major, in the order they run: case i first deletes
+// the rows whose id % (len+1) is i, so each finds the slices before it gone.
+func walCases(major int) []WALCase {
+	cases := []WALCase{{Cached: false}, {Cached: true}}
+	if major >= 16 {
+		cases = append(cases, WALCase{Limit: "256kB"}, WALCase{Limit: "16MB"})
+	}
+	return cases
+}
+
 // walCounters are cumulative statistics read before and after a VACUUM.
 type walCounters struct {
 	lsn                            string
@@ -63,10 +73,7 @@ func VacuumWAL(ctx context.Context, env *Env, major int) (res WALResult, err err
 	if err := withConn(ctx, s, func(c *pgx.Conn) error { return Exec(ctx, c, "CREATE EXTENSION pg_prewarm") }); err != nil {
 		return res, err
 	}
-	cases := []WALCase{{Cached: false}, {Cached: true}}
-	if major >= 16 {
-		cases = append(cases, WALCase{Limit: "256kB"}, WALCase{Limit: "16MB"})
-	}
+	cases := walCases(major)
 	for i, c := range cases {
 		env.logf("pg%d: VACUUM WAL flushes, cached=%v limit %q", major, c.Cached, c.Limit)
 		err := withConn(ctx, s, func(conn *pgx.Conn) error {

@@ -30,9 +30,9 @@ func TestWALCountersTellWaitsFromFlushes(t *testing.T) {
 	if c.VacuumWALFlushes != c.VacuumWALWaits+c.VacuumWALSyncs {
 		t.Errorf("ring writes that waited for WAL %d != %d on another's flush + %d flushed by VACUUM", c.VacuumWALFlushes, c.VacuumWALWaits, c.VacuumWALSyncs)
 	}
-	if sum := c.VacuumWALSyncs + c.CommitFlushes + c.WALWriterFlushes + c.ClientFlushes; sum != c.WALFlushesAll || c.WALFlushesAll != c.Pool.WALFlushes {
-		t.Errorf("WAL flushes %d (the pool's %d), but by VACUUM %d + commits %d + the WAL writer %d + clients' victims %d = %d",
-			c.WALFlushesAll, c.Pool.WALFlushes, c.VacuumWALSyncs, c.CommitFlushes, c.WALWriterFlushes, c.ClientFlushes, sum)
+	if sum := c.VacuumWALSyncs + c.CommitFlushes + c.WALWriterFlushes + c.ClientFlushes + c.SegmentSyncs; sum != c.WALFlushesAll || c.WALFlushesAll != c.Pool.WALFlushes {
+		t.Errorf("WAL flushes %d (the pool's %d), but by VACUUM %d + commits %d + the WAL writer %d + clients' victims %d + segments %d = %d",
+			c.WALFlushesAll, c.Pool.WALFlushes, c.VacuumWALSyncs, c.CommitFlushes, c.WALWriterFlushes, c.ClientFlushes, c.SegmentSyncs, sum)
 	}
 
 	shown := map[string]lab.Counter{}

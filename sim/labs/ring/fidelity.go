@@ -49,9 +49,56 @@ func VacuumWALFlushes(version sim.Version, ringKB, nbuffers, tableBlocks int, ca
 
 // VacuumCounters runs VACUUM of a table of tableBlocks pages at a pool of nbuffers, cold or
 // prewarmed (cached), and returns the ring lab's counters at its end (experiment 3's reads,
-// reuses and writes).
-func VacuumCounters(version sim.Version, ringKB, nbuffers, tableBlocks int, cached bool) (*Counters, error) {
-	return RunToEnd(fidelityRun(version, ringKB, nbuffers, tableBlocks, cached))
+// reuses and writes). image, when not nil, is the size of each page's full-page image (a
+// checkpoint just before, HarnessPageImage).
+func VacuumCounters(version sim.Version, ringKB, nbuffers, tableBlocks int, cached bool, image func(blk int) int) (*Counters, error) {
+	set := fidelityRun(version, ringKB, nbuffers, tableBlocks, cached)
+	set.PageImage = image
+	return RunToEnd(set)
+}
+
+// The harness's vacuumed table, ring_t (id int, filler text): rows of an id and
+// repeat('x', 100), inserted in id order, so that page k holds ids rowsPerPage·k+1 onwards.
+const (
+	pageHeaderBytes = 24 // SizeOfPageHeaderData
+	itemIDBytes     = 4  // sizeof(ItemIdData): one line pointer
+	// harnessTupleBytes is one row: MAXALIGN of its header (SizeofHeapTupleHeader 23, t_hoff
+	// 24), the int4 (4) and the filler as a short varlena (1 + 100): MAXALIGN(129) = 136.
+	harnessTupleBytes = 136
+	// harnessRowsPerPage is how many rows fill a page: (8192 − 24) ÷ (136 + 4) = 58.
+	harnessRowsPerPage = (sim.BLCKSZ - pageHeaderBytes) / (harnessTupleBytes + itemIDBytes)
+	// xlogRecordBytes is SizeOfXLogRecord, the header of the XLOG_FPI_FOR_HINT record that
+	// carries a hint's image.
+	xlogRecordBytes = 24
+)
+
+// HarnessPageImage returns the size of the full-page image that VACUUM's first change of
+// each page of the harness's table logs after the CHECKPOINT before the VACUUM, in case
+// caseIdx of a run whose case i deleted the rows whose id % slices = i (experiment 3: each
+// case deletes a new slice, and the slices before it are gone). An image leaves out the
+// page's hole (pd_lower to pd_upper): it holds the header, every line pointer and the rows
+// on the page. With data checksums (initdb's default from PostgreSQL 18, 04bec894a0) the
+// first change is the hint bit pruning sets on a deleted row (MarkBufferDirtyHint, which
+// logs the page as it is: XLogSaveBufferForHint), so the image still holds the rows deleted
+// this time; without, it is pruning's own record, taken after the rows were removed.
+//
+// Reference: src/backend/access/transam/xloginsert.c, XLogRecordAssemble (hole);
+// src/backend/storage/buffer/bufmgr.c, MarkBufferDirtyHint; src/backend/access/heap/pruneheap.c.
+func HarnessPageImage(slices, caseIdx int, checksums bool) func(blk int) int {
+	return func(blk int) int {
+		lines, rows := 0, 0
+		for id := harnessRowsPerPage*blk + 1; id <= harnessRowsPerPage*(blk+1); id++ {
+			lines++
+			if k := id % slices; k > caseIdx || checksums && k == caseIdx {
+				rows++
+			}
+		}
+		image := pageHeaderBytes + itemIDBytes*lines + harnessTupleBytes*rows
+		if checksums {
+			image += xlogRecordBytes
+		}
+		return image
+	}
 }
 
 // ForegroundCost runs the fidelity harness's experiment 7 in the model: a hot table of

@@ -36,11 +36,11 @@ func TestFidelityHelpers(t *testing.T) {
 // first phase); src/backend/storage/buffer/freelist.c, GetAccessStrategyPinLimit.
 func TestVacuumReadStreamFlushesOncePerRead(t *testing.T) {
 	const pages = 3200
-	c18, err := VacuumCounters(18, 256, 16384, pages, false)
+	c18, err := VacuumCounters(18, 256, 16384, pages, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c17, err := VacuumCounters(17, 256, 16384, pages, false)
+	c17, err := VacuumCounters(17, 256, 16384, pages, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,11 +76,13 @@ type Counters struct {
 	CommitFlushes      uint64  `counter:"commitFlushes" sub:"true" label:"by committing clients" format:"count" doc:"Flushes committing clients made (synchronous_commit on: RecordTransactionCommit calls XLogFlush); commits that joined a flush already queued are not counted again."`
 	WALWriterFlushes   uint64  `counter:"walwriterFlushes" sub:"true" label:"by the WAL writer" format:"count" doc:"Flushes the WAL writer made on its rounds (XLogBackgroundFlush; pg_stat_io backend type walwriter)."`
 	ClientFlushes      uint64  `counter:"clientFlushes" sub:"true" label:"by clients, to write a dirty victim" format:"count" doc:"Flushes clients made in FlushBuffer before writing a dirty buffer they took from the clock sweep for one of their own pages."`
+	SegmentSyncs       uint64  `counter:"segmentSyncs" sub:"true" label:"finishing a WAL segment" format:"count" doc:"Syncs XLogWrite made of each 16MB WAL segment it finished writing (issue_xlog_fsync when finishing_seg, src/backend/access/transam/xlog.c), by whoever wrote it: a backend whose WAL filled the WAL buffers (AdvanceXLInsertBuffer), a flush that passed a segment's end, or the WAL writer. A run after a checkpoint, whose every first page change logs the whole page, finishes a segment every 2,000 or so pages."`
 	ForegroundHitRatio float64 `counter:"foregroundHitRatio" label:"Foreground hit ratio" format:"ratio" of:"foregroundAccesses" doc:"Share of the clients' page accesses found in shared buffers."`
 	ForegroundAccesses uint64  `counter:"foregroundAccesses" label:"Foreground accesses" format:"count" hidden:"true"`
 	ForegroundTPS      float64 `counter:"foregroundTps" label:"Foreground TPS" unit:"tx/s" format:"number" doc:"The clients' committed transactions per second of virtual time."`
 	Transactions       uint64  `counter:"transactions" label:"Transactions" format:"count" hidden:"true"`
 	VacuumBlock        int     `counter:"vacuumBlock" label:"VACUUM's page" format:"count" hidden:"true" doc:"The next page VACUUM reads."`
+	WALBytes           uint64  `counter:"walBytes" label:"WAL inserted" unit:"bytes" format:"count" hidden:"true" doc:"Bytes of WAL inserted since the run began (pg_current_wal_lsn's advance), full-page images included."`
 	TablePages         int     `counter:"tablePages" label:"Table pages" format:"count" hidden:"true"`
 	RingCurrent        int     `counter:"ringCurrent" label:"Ring slot" format:"count" hidden:"true" doc:"The ring slot VACUUM used last."`
 	Done               bool    `counter:"done" label:"Done" format:"bool" hidden:"true"`
@@ -176,9 +178,9 @@ func (r *Run) Counters() any {
 		PagesVacuumed: uint64(vr.blk), PagesDirtied: vr.c.pagesDirtied, RingBuffers: vr.ring.RingSize(),
 		VacuumWALFlushes: vr.c.vacuumFlushes + vr.c.vacuumWaits, VacuumWALWaits: vr.c.vacuumWaits,
 		WALFlushesAll: r.s.Stats().WALFlushes, VacuumWALSyncs: vr.c.vacuumFlushes, WALWriterFlushes: vr.c.walwriterFlushes,
-		CommitFlushes: vr.c.commitFlushes, ClientFlushes: vr.c.clientFlushes,
+		CommitFlushes: vr.c.commitFlushes, ClientFlushes: vr.c.clientFlushes, SegmentSyncs: vr.c.segmentSyncs,
 		ForegroundAccesses: vr.c.fgAccesses, Transactions: vr.c.txns,
-		VacuumBlock: vr.blk, TablePages: vr.set.TableBlocks, Done: vr.done,
+		VacuumBlock: vr.blk, TablePages: vr.set.TableBlocks, Done: vr.done, WALBytes: uint64(r.s.Pool.WAL.Insert - vr.walStart),
 		Pool: lab.PoolOf(r.s),
 	}
 	if vr.ring != nil {

@@ -36,6 +36,11 @@ type Setup struct {
 	// are no clients to: the fidelity harness's experiment 7. Not parameters of the page.
 	HotBlocks  int
 	PrewarmHot bool
+	// PageImage, when not nil, is the size in bytes of the full-page image VACUUM's record of
+	// page blk carries: a checkpoint has just happened, so the first change of each page after
+	// it logs the whole page (XLogInsert's doPageWrites), as after the fidelity harness's
+	// CHECKPOINT before each VACUUM. Not a parameter of the page, whose runs are far from one.
+	PageImage func(blk int) int
 }
 
 // The work this model charges beyond the cost model's primitives. Each is an assumption of
@@ -63,6 +68,8 @@ const (
 	txnOverhead = 200 * sim.Microsecond
 	// xlogBlcksz is XLOG_BLCKSZ: the WAL writer writes whole WAL pages.
 	xlogBlcksz = 8192
+	// walSegSize is wal_segment_size's default: XLogWrite syncs each segment it finishes.
+	walSegSize = 16 << 20
 	// vacuumOtherPins are the pins VACUUM holds besides its read stream's and its page's: the
 	// visibility map page, which lazy_scan_heap keeps pinned from page to page (vmbuffer).
 	vacuumOtherPins = 1
@@ -119,6 +126,10 @@ type vacuumRun struct {
 	vacWait   flight
 	lastFlush sim.Duration // the WAL writer's last flush
 	asyncLSN  sim.LSN      // XLogCtl->asyncXactLSN: the latest asynchronous commit
+	// written is how far WAL has been written to the kernel (LogwrtResult.Write); walBuffers
+	// is how much inserted WAL the WAL buffers hold before an inserter must write some out.
+	written, walBuffers sim.LSN
+	walStart            sim.LSN // the insert position when the run began
 
 	c counts
 }
@@ -132,6 +143,7 @@ type flight struct {
 // counts are the scenario's own counters.
 type counts struct {
 	vacuumFlushes, walwriterFlushes, commitFlushes, clientFlushes uint64
+	segmentSyncs                                                  uint64 // XLogWrite's syncs of the WAL segments it finished
 	vacuumWaits                                                   uint64 // VACUUM's XLogFlush waited for a flush under way
 	commitsJoined                                                 uint64
 	txns, fgAccesses, fgHits                                      uint64
@@ -192,6 +204,7 @@ func newVacuumRun(set Setup) (*vacuumRun, error) {
 		r.ring = p.GetAccessStrategyWithSize(sim.BAS_VACUUM, set.RingKB)
 	}
 	r.durable = p.WAL.Flushed
+	r.written, r.walBuffers, r.walStart = p.WAL.Flushed, walBuffersBytes(set.NBuffers), p.WAL.Insert
 	p.SetWALWait(r.walWait)
 	r.vacB = sim.Backend{ID: 0}
 	if set.Version.VacuumReadStream() {
@@ -361,6 +374,14 @@ func (r *vacuumRun) covering(lsn sim.LSN) (flight, bool) {
 func (r *vacuumRun) walWait(lsn sim.LSN) bool {
 	f, ok := r.covering(lsn)
 	if !ok {
+		// XLogFlush writes and syncs all that is inserted: first each segment the write
+		// finishes, then the rest, unless a segment's sync reached past lsn and the write
+		// ended there.
+		p := r.p
+		if r.finishSegments(p.WAL.Insert, true, sim.ByBackend) > 0 && !p.WAL.XLogNeedsFlush(lsn) {
+			p.XLogWrite(p.WAL.Insert, sim.ByBackend)
+			return true
+		}
 		return false
 	}
 	if now := r.clock + r.p.Elapsed(); f.end > now {
@@ -385,6 +406,7 @@ func (r *vacuumRun) vacuumPage() (sim.Duration, error) {
 	blk := r.blk
 	r.inVacuum = true
 	defer func() { r.inVacuum = false }()
+	segments := r.c.segmentSyncs
 	cost, flushes, err := r.work(func() error {
 		if r.set.OSCacheFits {
 			p.SetOSCache(100)
@@ -419,12 +441,18 @@ func (r *vacuumRun) vacuumPage() (sim.Duration, error) {
 		p.Charge(p.Cost.PageWork)
 		if dirties(blk, r.set.DirtyPercent) {
 			r.c.pagesDirtied++
-			if err := p.LogPageChange(&r.vacB, id, pruneRecordBytes); err != nil {
+			bytes := pruneRecordBytes
+			if r.set.PageImage != nil {
+				bytes += r.set.PageImage(blk)
+			}
+			if err := p.LogPageChange(&r.vacB, id, bytes); err != nil {
 				return err
 			}
+			r.walBuffersFull()
 		}
 		return p.ReleaseBuffer(&r.vacB, id)
 	})
+	flushes -= r.c.segmentSyncs - segments
 	r.c.vacuumFlushes += flushes
 	if flushes > 0 {
 		r.vacWait = r.flights[len(r.flights)-1] // the flush VACUUM booked for itself
@@ -452,6 +480,7 @@ func (r *vacuumRun) transaction(i int) (sim.Duration, error) {
 	nonHOT := r.rng.IntN(100) < nonHOTPercent
 	heapBlk := r.rng.IntN(int(r.hot.NBlocks[sim.MainForkNum]))
 	idxBlk := r.rng.IntN(int(r.index.NBlocks[sim.MainForkNum]))
+	segments := r.c.segmentSyncs
 	cost, flushes, err := r.work(func() error {
 		p.Charge(txnOverhead)
 		if err := r.update(b, r.hot, heapBlk, updateRecordBytes); err != nil {
@@ -467,7 +496,7 @@ func (r *vacuumRun) transaction(i int) (sim.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	r.c.clientFlushes += flushes
+	r.c.clientFlushes += flushes - (r.c.segmentSyncs - segments)
 	r.c.fgHits += p.Stats.Hits - hits
 	r.c.fgAccesses += p.Stats.Accesses - acc
 	r.c.txns++
@@ -512,7 +541,44 @@ func (r *vacuumRun) update(b *sim.Backend, rel *sim.Relation, blk, bytes int) er
 	if err := p.LogPageChange(b, id, bytes); err != nil {
 		return err
 	}
+	r.walBuffersFull()
 	return p.ReleaseBuffer(b, id)
+}
+
+// walBuffersBytes mirrors XLOGChooseNumBuffers for wal_buffers = -1: NBuffers/32 WAL pages,
+// at least 8 and at most one segment's worth.
+func walBuffersBytes(nbuffers int) sim.LSN {
+	return sim.LSN(min(max(nbuffers/32, 8), walSegSize/xlogBlcksz) * xlogBlcksz)
+}
+
+// walBuffersFull mirrors AdvanceXLInsertBuffer: when the WAL inserted and not yet written
+// fills the WAL buffers, the inserting backend writes the oldest pages out itself (XLogWrite
+// without a flush), which syncs a segment it finishes.
+func (r *vacuumRun) walBuffersFull() {
+	insert := r.p.WAL.Insert
+	if insert-r.written <= r.walBuffers {
+		return
+	}
+	upto := insert - r.walBuffers
+	r.finishSegments(upto-upto%xlogBlcksz, false, sim.ByBackend)
+}
+
+// finishSegments mirrors XLogWrite's sync of each WAL segment its write finishes
+// (issue_xlog_fsync when finishing_seg; LogwrtResult.Flush then reaches the segment's end):
+// writing WAL up to upto syncs every segment end it passes, and the end it stops at when the
+// write is not a flush, which would sync there itself. It returns the syncs it made.
+//
+// Reference: src/backend/access/transam/xlog.c, XLogWrite (finishing_seg).
+func (r *vacuumRun) finishSegments(upto sim.LSN, flush bool, cause sim.Cause) int {
+	n := 0
+	for seg := (r.written/walSegSize + 1) * walSegSize; seg < upto || !flush && seg == upto; seg += walSegSize {
+		if r.p.XLogWrite(seg, cause) {
+			n++
+		}
+	}
+	r.written = max(r.written, upto)
+	r.c.segmentSyncs += uint64(n)
+	return n
 }
 
 // writerTarget mirrors how XLogBackgroundFlush picks what to flush: WAL up to the last
@@ -545,8 +611,13 @@ func (r *vacuumRun) walWriter() sim.Duration {
 	if !r.writerHasWork(r.clock) {
 		return 0
 	}
-	r.p.XLogWrite(r.writerTarget(), sim.ByWALWriter)
+	target := r.writerTarget()
+	segments := r.finishSegments(target, true, sim.ByWALWriter)
+	r.p.XLogWrite(target, sim.ByWALWriter)
 	wait := r.device(r.clock, r.p.WAL.Flushed)
+	for range segments {
+		r.device(r.clock, r.p.WAL.Flushed) // the segments' syncs, one after another
+	}
 	r.c.walwriterFlushes++
 	r.lastFlush = r.clock
 	return wait + r.p.TakeElapsed()
