@@ -146,7 +146,11 @@ var SimulatedNotes = map[Experiment]string{
 		"and reuses as pg_stat_io counts them in context vacuum. The model's VACUUM reads only the table's heap pages, " +
 		"through its ring; a real VACUUM also reads the table's free space map and visibility map pages and the " +
 		"catalogs outside the ring, each evicting a hot page when the pool is full, which the evictions row does not " +
-		"count (pg_stat_io counts those in context normal).",
+		"count (pg_stat_io counts those in context normal). The second pass (\"clients reading\") is " +
+		"`ring.ForegroundCostWithReaders`: the same, with the clients each reading a random hot page per transaction " +
+		"while VACUUM runs; its rule is the shape, as their timing is not the real clients': a row agrees when the model " +
+		"loses more hot pages than at the pass's smallest ring exactly when the real server does (a row the model " +
+		"sizes as that ring is the reference).",
 	ExpLPDead: "the pins lab's B-tree model (`pins.FidelityExperiment6`, the scenarios of its " +
 		"TestFidelityExperiment6): a one-leaf index of 100 deleted rows, index scans one per key, a cursor reading " +
 		"the leaf with or without an insert into it between the fetches, and VACUUM's cleanup lock on the leaf " +
@@ -273,12 +277,33 @@ func (r *Results) Rows() []Row {
 		}
 	}
 	for _, x := range r.RingCost {
-		for _, c := range x.Cases {
-			args := map[string]int64{"nbuffers": x.NBuffers, "hot": x.HotPages, "cold": x.ColdPages}
-			lost := c.HotBefore - c.HotAfter
+		ringOf := func(c RingCostCase) int64 {
 			ring, _ := vacuumRingPages(x.Major, c.Limit, x.NBuffers, x.ColdPages)
 			if ring >= x.ColdPages {
 				ring = x.NBuffers // no ring: VACUUM reads into the whole pool
+			}
+			return ring
+		}
+		// The second pass's shape is read against its smallest ring's row.
+		var ref *RingCostCase
+		for i := range x.Cases {
+			if c := &x.Cases[i]; c.Clients > 0 && (ref == nil || ringOf(*c) < ringOf(*ref)) {
+				ref = c
+			}
+		}
+		for _, c := range x.Cases {
+			args := map[string]int64{"nbuffers": x.NBuffers, "hot": x.HotPages, "cold": x.ColdPages}
+			lost := c.HotBefore - c.HotAfter
+			ring := ringOf(c)
+			if c.Clients > 0 {
+				refKB, _ := ringKBOf(ref.Limit)
+				args["clients"], args["ref_kb"], args["ref_lost"] = int64(c.Clients), int64(refKB), ref.HotBefore-ref.HotAfter
+				rows = append(rows, Row{Experiment: ExpRingCost, Major: x.Major,
+					Case:  fmt.Sprintf("limit %s, %d clients reading, hot pages evicted", orDefault(c.Limit), c.Clients),
+					Real:  fmt.Sprintf("%s of %s hot pages (%s pages read by the clients meanwhile)", count(lost), count(c.HotBefore), count(c.ClientReads)),
+					Value: float64(lost), Args: args,
+					FactSheet: fmt.Sprintf("grows with the ring (%s pages), from limit %s's", count(ring), orDefault(ref.Limit))})
+				continue
 			}
 			rows = append(rows, Row{Experiment: ExpRingCost, Major: x.Major, Case: fmt.Sprintf("limit %s, hot pages evicted", orDefault(c.Limit)),
 				Real:  fmt.Sprintf("%s of %s hot pages (%d buffers free before)", count(lost), count(c.HotBefore), c.Free),
@@ -396,8 +421,11 @@ var setups = map[Experiment]string{
 		"version's default; on 16+ also 256kB, 2MB, 16MB and 0): a new slice of the cold table's rows deleted, "+
 		"CHECKPOINT, a restart for an empty pool, `pg_prewarm('hot_t')` (which fills every buffer), then `VACUUM "+
 		"cold_t` alone. pg_buffercache counts the hot table's main-fork pages before and after the VACUUM; pg_stat_io "+
-		"(16+) counts the client backend's evictions and reuses in context vacuum around it. Counts, not timings.",
-		costHotRows, costColdRows),
+		"(16+) counts the client backend's evictions and reuses in context vacuum around it. Counts, not timings. "+
+		"Then every limit again with %d clients reading the hot table during the VACUUM, each on its own connection, "+
+		"one random page at a time (`SELECT 1 FROM hot_t WHERE ctid = '(n,1)'`, a TID scan through shared buffers), "+
+		"until the VACUUM ends.",
+		costHotRows, costColdRows, costClients),
 	ExpLPDead: fmt.Sprintf("A table (id int primary key, filler text) of %d rows (one leaf), vacuumed, then ids %d–%d "+
 		"deleted and committed; enable_seqscan and enable_bitmapscan off; scans select the non-indexed column "+
 		"(plain MVCC index scans; the plan is checked). Dead items are counted on the leaf with pageinspect's "+

@@ -3,6 +3,7 @@ package fidelity
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,6 +22,11 @@ const (
 	costColdRows = 1_450_000
 )
 
+// costClients are the clients reading the hot table during each VACUUM of experiment 7's
+// second pass: each reads one random page at a time (a TID scan of the page's first item)
+// until the VACUUM ends.
+const costClients = 4
+
 // RingCostCase is one VACUUM of experiment 7.
 type RingCostCase struct {
 	Limit string // vacuum_buffer_usage_limit ("" = the version's default)
@@ -30,6 +36,10 @@ type RingCostCase struct {
 	// Evictions and Reuses are pg_stat_io's for the client backend in context vacuum (16+;
 	// -1 before).
 	Evictions, Reuses int64
+	// Clients is how many clients read the hot table during the VACUUM (0 or costClients),
+	// ClientReads how many pages they read in all.
+	Clients     int
+	ClientReads int64
 }
 
 // RingCostResult is what RingCost measured on one major.
@@ -82,11 +92,18 @@ func RingCost(ctx context.Context, env *Env, major int) (res RingCostResult, err
 	if major >= 16 {
 		limits = append(limits, "256kB", "2MB", "16MB", "0")
 	}
-	for i, limit := range limits {
-		env.logf("pg%d: VACUUM's cost to the foreground, limit %q", major, limit)
-		c := RingCostCase{Limit: limit, Evictions: -1, Reuses: -1}
+	// The second pass runs every limit again with clients reading the hot table.
+	var cases []RingCostCase
+	for _, clients := range []int{0, costClients} {
+		for _, limit := range limits {
+			cases = append(cases, RingCostCase{Limit: limit, Evictions: -1, Reuses: -1, Clients: clients})
+		}
+	}
+	for i, c := range cases {
+		limit := c.Limit
+		env.logf("pg%d: VACUUM's cost to the foreground, limit %q, %d clients reading", major, limit, c.Clients)
 		if err := withConn(ctx, s, func(conn *pgx.Conn) error {
-			return Exec(ctx, conn, fmt.Sprintf("DELETE FROM cold_t WHERE id %% %d = %d", len(limits)+1, i), "CHECKPOINT")
+			return Exec(ctx, conn, fmt.Sprintf("DELETE FROM cold_t WHERE id %% %d = %d", len(cases)+1, i), "CHECKPOINT")
 		}); err != nil {
 			return res, err
 		}
@@ -112,15 +129,25 @@ func RingCost(ctx context.Context, env *Env, major int) (res RingCostResult, err
 				return res, err
 			}
 		}
-		if err := withConn(ctx, s, func(conn *pgx.Conn) error {
+		readers, err := startReaders(ctx, s, c.Clients, res.HotPages)
+		if err != nil {
+			return res, err
+		}
+		err = withConn(ctx, s, func(conn *pgx.Conn) error {
 			vacuum := []string{"VACUUM cold_t"}
 			if limit != "" {
 				vacuum = []string{fmt.Sprintf("SET vacuum_buffer_usage_limit = '%s'", limit), "VACUUM cold_t"}
 			}
 			return Exec(ctx, conn, vacuum...)
-		}); err != nil {
+		})
+		reads, rerr := readers()
+		if err == nil {
+			err = rerr
+		}
+		if err != nil {
 			return res, err
 		}
+		c.ClientReads = reads
 		// The vacuuming backend has exited, which sends its statistics.
 		time.Sleep(1200 * time.Millisecond)
 		if err := withConn(ctx, s, func(conn *pgx.Conn) error {
@@ -139,6 +166,62 @@ func RingCost(ctx context.Context, env *Env, major int) (res RingCostResult, err
 		res.Cases = append(res.Cases, c)
 	}
 	return res, nil
+}
+
+// startReaders starts n clients, each on a connection of its own, reading random pages of
+// hot_t (of pages pages) one at a time: a TID scan of the page's first item, which reads the
+// page through shared buffers as an index scan would. The returned stop ends them and returns
+// how many pages they read, or the first error one met.
+func startReaders(ctx context.Context, s *Server, n int, pages int64) (stop func() (int64, error), err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	var conns []*pgx.Conn
+	for range n {
+		conn, err := s.Connect(ctx)
+		if err != nil {
+			cancel()
+			for _, c := range conns {
+				c.Close(context.Background())
+			}
+			return nil, err
+		}
+		conns = append(conns, conn)
+	}
+	type result struct {
+		reads int64
+		err   error
+	}
+	done := make(chan result, n)
+	for i, conn := range conns {
+		go func() {
+			rng := rand.New(rand.NewPCG(uint64(i)+1, uint64(pages)))
+			var r result
+			for ctx.Err() == nil {
+				tid := fmt.Sprintf("(%d,1)", rng.Int64N(max(pages, 1)))
+				if _, err := conn.Exec(ctx, "SELECT 1 FROM hot_t WHERE ctid = $1::tid", tid); err != nil {
+					if ctx.Err() == nil {
+						r.err = fmt.Errorf("fidelity: a reader of hot_t: %w", err)
+					}
+					break
+				}
+				r.reads++
+			}
+			conn.Close(context.Background())
+			done <- r
+		}()
+	}
+	return func() (int64, error) {
+		cancel()
+		var reads int64
+		var first error
+		for range conns {
+			r := <-done
+			reads += r.reads
+			if first == nil {
+				first = r.err
+			}
+		}
+		return reads, first
+	}, nil
 }
 
 // vacuumEvictions reads pg_stat_io's evictions and reuses of client backends in context

@@ -46,8 +46,35 @@ func RingHooks() Hooks {
 
 var costCase = regexp.MustCompile(`^limit (\S+), (hot pages evicted|VACUUM's evictions and reuses)$`)
 
+var readersCase = regexp.MustCompile(`^limit (\S+), (\d+) clients reading, hot pages evicted$`)
+
 // ringCostHook is experiment 7's simulated side: ring.ForegroundCost at the real run's sizes.
+// With clients reading the hot table (ring.ForegroundCostWithReaders) the rule is the shape:
+// a row agrees when the model orders its loss against the pass's smallest ring's loss as the
+// real server does (more or fewer hot pages lost); a row of the same ring in the model is the
+// reference.
 func ringCostHook(r Row) (string, bool, bool) {
+	if m := readersCase.FindStringSubmatch(r.Case); m != nil && r.Args != nil {
+		kb, err := ringKBOf(m[1])
+		if err != nil {
+			return "error: " + err.Error(), false, true
+		}
+		v, note := ringVersion(r.Major)
+		a := r.Args
+		lost, _, _, err := ring.ForegroundCostWithReaders(v, kb, int(a["nbuffers"]), int(a["hot"]), int(a["cold"]), int(a["clients"]))
+		if err != nil {
+			return "error: " + err.Error(), false, true
+		}
+		ref, _, _, err := ring.ForegroundCostWithReaders(v, int(a["ref_kb"]), int(a["nbuffers"]), int(a["hot"]), int(a["cold"]), int(a["clients"]))
+		if err != nil {
+			return "error: " + err.Error(), false, true
+		}
+		// A row whose ring the model sizes as the smallest's (the version's default of 256kB)
+		// is the reference; the others must grow, or not, as the real ones do.
+		real := cmpInt(int64(r.Value), a["ref_lost"])
+		model := cmpInt(int64(lost), int64(ref))
+		return fmt.Sprintf("%d hot pages (%s the smallest ring's %d)%s", lost, orderWord(model), ref, note), model == 0 || real == model, true
+	}
 	m := costCase.FindStringSubmatch(r.Case)
 	if m == nil || r.Args == nil {
 		return "", false, false
@@ -66,6 +93,20 @@ func ringCostHook(r Row) (string, bool, bool) {
 	}
 	return fmt.Sprintf("%d evictions, %d reuses%s", ev, re, note), float64(ev) == r.Value && int64(re) == r.Args["reuses"], true
 }
+
+// cmpInt is −1, 0 or 1 as a is less than, equal to or more than b.
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// orderWord names cmpInt's answer.
+func orderWord(c int) string { return [...]string{"fewer than", "as many as", "more than"}[c+1] }
 
 // ringVersion is the model's version for a major, and the figure's note when it differs.
 func ringVersion(major int) (sim.Version, string) {

@@ -114,4 +114,22 @@ func TestRingCostHook(t *testing.T) {
 	if _, _, ok := hook(Row{Experiment: ExpRingCost, Case: "limit 256kB, hot pages evicted"}); ok {
 		t.Error("a row without the run's sizes was simulated")
 	}
+
+	// With clients reading, the shape: a larger ring loses more hot pages than the smallest in
+	// the model, so a real row that lost more agrees and one that lost fewer does not; the
+	// smallest ring's own row is the reference.
+	readers := map[string]int64{"nbuffers": 16384, "hot": 18100, "cold": 25000, "clients": 4, "ref_kb": 256, "ref_lost": 90}
+	for _, c := range []struct {
+		row   Row
+		agree bool
+	}{
+		{Row{Experiment: ExpRingCost, Major: 17, Case: "limit 16MB, 4 clients reading, hot pages evicted", Value: 2100, Args: readers}, true},
+		{Row{Experiment: ExpRingCost, Major: 17, Case: "limit 16MB, 4 clients reading, hot pages evicted", Value: 60, Args: readers}, false},
+		{Row{Experiment: ExpRingCost, Major: 17, Case: "limit 256kB, 4 clients reading, hot pages evicted", Value: 95, Args: readers}, true},
+	} {
+		fig, agrees, ok := hook(c.row)
+		if !ok || agrees != c.agree {
+			t.Errorf("%s on %d (real %v): %q agrees=%v ok=%v, want agrees=%v", c.row.Case, c.row.Major, c.row.Value, fig, agrees, ok, c.agree)
+		}
+	}
 }

@@ -107,8 +107,16 @@ func HarnessPageImage(slices, caseIdx int, checksums bool) func(blk int) int {
 // hot table's pages the VACUUM evicted, and VACUUM's evictions and reuses as pg_stat_io counts
 // them in context vacuum.
 func ForegroundCost(version sim.Version, ringKB, nbuffers, hotPages, coldPages int) (lost int, evictions, reuses uint64, err error) {
+	return ForegroundCostWithReaders(version, ringKB, nbuffers, hotPages, coldPages, 0)
+}
+
+// ForegroundCostWithReaders is ForegroundCost with clients reading random pages of the hot
+// table while VACUUM runs (the second half of experiment 7), each a transaction of one read
+// (ClientReads).
+func ForegroundCostWithReaders(version sim.Version, ringKB, nbuffers, hotPages, coldPages, clients int) (lost int, evictions, reuses uint64, err error) {
 	set := fidelityRun(version, ringKB, nbuffers, coldPages, false)
 	set.HotBlocks, set.PrewarmHot = hotPages, true
+	set.Clients, set.ClientReads = clients, clients > 0
 	r, err := NewRun(set)
 	if err != nil {
 		return 0, 0, 0, err

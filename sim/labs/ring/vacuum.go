@@ -36,6 +36,10 @@ type Setup struct {
 	// are no clients to: the fidelity harness's experiment 7. Not parameters of the page.
 	HotBlocks  int
 	PrewarmHot bool
+	// ClientReads makes each client transaction one read of a random page of the hot table
+	// and nothing else (no update, no commit record, no index): the fidelity harness's
+	// clients reading the hot table during VACUUM. Not a parameter of the page.
+	ClientReads bool
 	// PageImage, when not nil, is the size in bytes of the full-page image VACUUM's record of
 	// page blk carries: a checkpoint has just happened, so the first change of each page after
 	// it logs the whole page (XLogInsert's doPageWrites), as after the fidelity harness's
@@ -186,8 +190,10 @@ func newVacuumRun(set Setup) (*vacuumRun, error) {
 		}
 	}
 	if set.Clients > 0 {
-		if err := r.prewarm(r.index); err != nil {
-			return nil, err
+		if !set.ClientReads {
+			if err := r.prewarm(r.index); err != nil {
+				return nil, err
+			}
 		}
 		if err := r.prewarm(r.hot); err != nil {
 			return nil, err
@@ -479,6 +485,9 @@ func (r *vacuumRun) transaction(i int) (sim.Duration, error) {
 	hits, acc := p.Stats.Hits, p.Stats.Accesses
 	nonHOT := r.rng.IntN(100) < nonHOTPercent
 	heapBlk := r.rng.IntN(int(r.hot.NBlocks[sim.MainForkNum]))
+	if r.set.ClientReads {
+		return r.read(b, heapBlk)
+	}
 	idxBlk := r.rng.IntN(int(r.index.NBlocks[sim.MainForkNum]))
 	segments := r.c.segmentSyncs
 	cost, flushes, err := r.work(func() error {
@@ -528,6 +537,28 @@ func (r *vacuumRun) transaction(i int) (sim.Duration, error) {
 	wait := r.device(t, p.WAL.Flushed)
 	r.c.commitFlushes++
 	return cost + wait + p.TakeElapsed(), nil
+}
+
+// read is a client's transaction under ClientReads: one page of the hot table read and
+// released, and the statement's own work.
+func (r *vacuumRun) read(b *sim.Backend, blk int) (sim.Duration, error) {
+	p := r.p
+	hits, acc := p.Stats.Hits, p.Stats.Accesses
+	segments := r.c.segmentSyncs
+	cost, flushes, err := r.work(func() error {
+		p.Charge(txnOverhead)
+		id, err := p.ReadBuffer(b, sim.BufferTag{Locator: r.hot.Locator, Block: sim.BlockNumber(blk)})
+		if err != nil {
+			return err
+		}
+		p.Charge(p.Cost.PageWork)
+		return p.ReleaseBuffer(b, id)
+	})
+	r.c.clientFlushes += flushes - (r.c.segmentSyncs - segments)
+	r.c.fgHits += p.Stats.Hits - hits
+	r.c.fgAccesses += p.Stats.Accesses - acc
+	r.c.txns++
+	return cost, err
 }
 
 // update reads a page without a ring and changes it under a WAL record.
