@@ -94,7 +94,7 @@ func NewPool(nbuffers int, v Version, cost CostModel) (*Pool, error) {
 	p := &Pool{
 		NBuffers:  nbuffers,
 		Version:   v.Resolve(),
-		Cost:      cost.WithDefaults(),
+		Cost:      cost.ForPool(nbuffers),
 		WAL:       WAL{Insert: walStart, Flushed: walStart},
 		desc:      desc,
 		relNums:   relNums,
