@@ -89,7 +89,7 @@ func ringCostHook(r Row) (string, bool, bool) {
 		return "error: " + err.Error(), false, true
 	}
 	if m[2] == "hot pages evicted" {
-		return fmt.Sprintf("%d hot pages%s", lost, note), float64(lost) == r.Value, true
+		return fmt.Sprintf("%d hot pages (its heap pages only: no FSM, VM or catalog page read)%s", lost, note), float64(lost) == r.Value, true
 	}
 	return fmt.Sprintf("%d evictions, %d reuses%s", ev, re, note), float64(ev) == r.Value && int64(re) == r.Args["reuses"], true
 }
