@@ -268,6 +268,8 @@ export interface RingCounters {
   walwriterFlushes: number;
   /** by clients, to write a dirty victim: Flushes clients made in FlushBuffer before writing a dirty buffer they took from the clock sweep for one of their own pages. */
   clientFlushes: number;
+  /** finishing a WAL segment: Syncs XLogWrite made of each 16MB WAL segment it finished writing (issue_xlog_fsync when finishing_seg, src/backend/access/transam/xlog.c), by whoever wrote it: a backend whose WAL filled the WAL buffers (AdvanceXLInsertBuffer), a flush that passed a segment's end, or the WAL writer. A run after a checkpoint, whose every first page change logs the whole page, finishes a segment every 2,000 or so pages. */
+  segmentSyncs: number;
   /** Foreground hit ratio: Share of the clients' page accesses found in shared buffers. */
   foregroundHitRatio: number;
   /** Foreground accesses */
@@ -278,6 +280,8 @@ export interface RingCounters {
   transactions: number;
   /** VACUUM's page: The next page VACUUM reads. */
   vacuumBlock: number;
+  /** WAL inserted (bytes): Bytes of WAL inserted since the run began (pg_current_wal_lsn's advance), full-page images included. */
+  walBytes: number;
   /** Table pages */
   tablePages: number;
   /** Ring slot: The ring slot VACUUM used last. */
