@@ -124,7 +124,9 @@ var SimulatedNotes = map[Experiment]string{
 		"under 14's rules, and its figure says so. A row agrees only when the counts are equal.",
 	ExpSeqScanRing: "the core's sequential-scan strategy (SeqScanStrategy: the bulk-read ring above NBuffers/4, " +
 		"sized as the version sizes it) reading the row's table block by block from a cold pool of NBuffers " +
-		"16,384 through ReadBufferExtended; the figure counts its pages left in shared buffers. 13 is simulated " +
+		"16,384 through ReadBufferExtended, from 17 through a read stream as heapam's scan reads (sim.ReadStream: " +
+		"17 pins up to Max(max_ios × 4, io_combine_limit) ahead, 18 (max_ios + 1) × io_combine_limit, each at its " +
+		"defaults); the figure counts its pages left in shared buffers. 13 is simulated " +
 		"under 14's rules. A row agrees only when the counts are equal.",
 	ExpVacuumWAL: "the ring lab's VACUUM alone of the 10,345-page table at NBuffers 16,384, every page dirtied, cold " +
 		"or prewarmed (\"cached\"), with the row's limit; the figure is all the run's WAL flushes (VACUUM's forced " +

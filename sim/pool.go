@@ -102,7 +102,7 @@ func NewPool(nbuffers int, v Version, cost CostModel) (*Pool, error) {
 		firstFree: 0,
 		lastFree:  int32(nbuffers - 1),
 		osCache:   100,
-		IO:        DefaultIOSettings,
+		IO:        IOSettingsOf(v),
 	}
 	linked := p.Version.HasFreelist()
 	for i := range p.desc {

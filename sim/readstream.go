@@ -70,7 +70,13 @@ func (p *Pool) NewReadStream(b *Backend, strategy *BufferAccessStrategy, loc Rel
 		s.maxIOs = p.IO.MaintenanceIOConcurrency
 	}
 	s.ioCombineLimit = max(p.IO.IOCombineLimit, 1)
-	s.maxPinned = min((s.maxIOs+1)*s.ioCombineLimit, strategy.PinLimit(p.NBuffers), p.PinLimit())
+	// PostgreSQL 18 pins up to (max_ios + 1) × io_combine_limit ahead (55918f798b); 17, whose
+	// streams began it, Max(max_ios × 4, io_combine_limit).
+	pins := (s.maxIOs + 1) * s.ioCombineLimit
+	if p.Version.Resolve() < 18 {
+		pins = max(s.maxIOs*4, s.ioCombineLimit)
+	}
+	s.maxPinned = min(pins, strategy.PinLimit(p.NBuffers), p.PinLimit())
 	s.maxPinned = max(s.maxPinned, 1)
 	if s.maxIOs == 0 {
 		s.maxIOs = 1 // one synchronous read at a time

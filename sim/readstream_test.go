@@ -114,3 +114,30 @@ func TestReadStreamOfCachedPagesDoesNoIO(t *testing.T) {
 		t.Errorf("a cached relation: %d reads, distance %d at the end; want none and the end", s.Reads, s.Distance())
 	}
 }
+
+// TestReadStreamPinsPerVersion: a stream of PostgreSQL 17 pins at most Max(max_ios × 4,
+// io_combine_limit) ahead, with 17's effective_io_concurrency of 1: 16 buffers; one of 18,
+// (max_ios + 1) × io_combine_limit with 18's 16, capped by the backend's share of the pool
+// (GetPinLimit: 16,384 / 174 = 94).
+// Reference: src/backend/storage/aio/read_stream.c, read_stream_begin_impl (17 and 55918f798b);
+// src/include/storage/bufmgr.h, DEFAULT_EFFECTIVE_IO_CONCURRENCY (ff79b5b2ab).
+func TestReadStreamPinsPerVersion(t *testing.T) {
+	for _, c := range []struct {
+		version Version
+		want    int
+	}{{17, 16}, {18, 94}} {
+		p, err := NewPool(16384, c.version, CostModel{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := &Relation{Name: "t", Permanent: true, Locator: RelFileLocator{SpcOid: DefaultTablespaceOid, DbOid: DefaultDatabaseOid, RelNumber: FirstRelNumber}}
+		rel.NBlocks[MainForkNum] = 1000
+		if _, err := p.AddRelation(rel); err != nil {
+			t.Fatal(err)
+		}
+		s := p.NewReadStream(&Backend{ID: 1}, nil, rel.Locator, MainForkNum, 0, 0, func() (BlockNumber, bool) { return 0, false })
+		if got := s.MaxPinned(); got != c.want {
+			t.Errorf("%v: a stream pins up to %d ahead, want %d", c.version, got, c.want)
+		}
+	}
+}

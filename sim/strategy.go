@@ -75,6 +75,19 @@ type IOSettings struct {
 // buffers at 128MB, what a real PostgreSQL 18 leaves of a seqscan.
 var DefaultIOSettings = IOSettings{IOCombineLimit: 16, EffectiveIOConcurrency: 16, MaintenanceIOConcurrency: 16, PinLimitProcs: PinLimitProcs(100, 16, 8, 10)}
 
+// IOSettingsOf returns a default server's I/O settings for version v: up to PostgreSQL 17,
+// effective_io_concurrency 1 and maintenance_io_concurrency 10 (18 raised both to 16,
+// ff79b5b2ab and cc6be07ebd); io_combine_limit is 16 blocks from 17, when it appeared. The pin-limit
+// processes are 18's sum for every version: at the few pins a read stream of 17 holds, the
+// share they give each backend (NBuffers/174) never binds.
+func IOSettingsOf(v Version) IOSettings {
+	io := DefaultIOSettings
+	if v.Resolve() < 18 {
+		io.EffectiveIOConcurrency, io.MaintenanceIOConcurrency = 1, 10
+	}
+	return io
+}
+
 // PinLimitProcs returns MaxBackends + NUM_AUXILIARY_PROCS, by which InitBufferManagerAccess
 // divides NBuffers for MaxProportionalPins (GetPinLimit), for a server's max_connections,
 // autovacuum_worker_slots, max_worker_processes and max_wal_senders: InitializeMaxBackends

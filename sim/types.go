@@ -230,6 +230,10 @@ func (v Version) Resolve() Version {
 // true up to PostgreSQL 18; commit 2c78940527 removed the freelist in 19.
 func (v Version) HasFreelist() bool { return v.Resolve() <= 18 }
 
+// SeqScanReadStream reports whether a sequential scan reads the heap through a read stream
+// (ReadStream), as heapam does from PostgreSQL 17 (b7b0f3f272, heap_scan_stream_read_next).
+func (v Version) SeqScanReadStream() bool { return v.Resolve() >= 17 }
+
 // VacuumReadStream reports whether VACUUM reads the heap through a read stream (ReadStream),
 // as PostgreSQL 18 does in its first and third phases (9256822608, c3e775e608).
 func (v Version) VacuumReadStream() bool { return v.Resolve() >= 18 }

@@ -133,11 +133,11 @@ func ForegroundCostWithReaders(version sim.Version, ringKB, nbuffers, hotPages, 
 
 // PagesLeftAfterSeqScan reads a table of tableBlocks pages from a cold pool of nbuffers
 // block by block through the strategy a sequential scan chooses (SeqScanStrategy: the
-// bulk-read ring above NBuffers/4) and counts its pages left in shared buffers
-// (experiment 2).
+// bulk-read ring above NBuffers/4), from PostgreSQL 17 through a read stream as heapam's
+// scan does, and counts its pages left in shared buffers (experiment 2).
 // Reference: src/backend/access/heap/heapam.c, initscan
 func PagesLeftAfterSeqScan(version sim.Version, nbuffers, tableBlocks int) (int, error) {
-	return PagesLeftAfterSeqScanIO(version, nbuffers, tableBlocks, sim.DefaultIOSettings)
+	return PagesLeftAfterSeqScanIO(version, nbuffers, tableBlocks, sim.IOSettingsOf(version))
 }
 
 // PagesLeftAfterSeqScanIO is PagesLeftAfterSeqScan on a server whose I/O settings, which size
@@ -156,12 +156,38 @@ func PagesLeftAfterSeqScanIO(version sim.Version, nbuffers, tableBlocks int, io 
 	}
 	b := &sim.Backend{ID: 1}
 	s := p.SeqScanStrategy(sim.BlockNumber(tableBlocks))
+	var stream *sim.ReadStream
+	if version.SeqScanReadStream() {
+		next := sim.BlockNumber(0)
+		stream = p.NewReadStream(b, s, rel.Locator, sim.MainForkNum, 0, 0, func() (sim.BlockNumber, bool) {
+			if int(next) >= tableBlocks {
+				return 0, false
+			}
+			next++
+			return next - 1, true
+		})
+	}
 	for blk := range tableBlocks {
-		id, err := p.ReadBufferExtended(b, sim.BufferTag{Locator: rel.Locator, Block: sim.BlockNumber(blk)}, s)
+		// heapgettup releases the page it is done with before it asks for the next.
+		var id int
+		var err error
+		if stream != nil {
+			var ok bool
+			if id, ok, err = stream.Next(); err == nil && (!ok || p.Desc(id).Tag.Block != sim.BlockNumber(blk)) {
+				err = fmt.Errorf("the read stream handed buffer %d", id)
+			}
+		} else {
+			id, err = p.ReadBufferExtended(b, sim.BufferTag{Locator: rel.Locator, Block: sim.BlockNumber(blk)}, s)
+		}
 		if err != nil {
 			return 0, fmt.Errorf("block %d: %v", blk, err)
 		}
 		if err := p.ReleaseBuffer(b, id); err != nil {
+			return 0, err
+		}
+	}
+	if stream != nil {
+		if err := stream.End(); err != nil {
 			return 0, err
 		}
 	}
