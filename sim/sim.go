@@ -119,7 +119,7 @@ func (s *Sim) LastDrop() DropResult { return s.lastDrop }
 
 // Log returns the most recent commands applied, in order, with consecutive steps merged
 // into one (LogLimit bounds it), and how many earlier commands it no longer holds.
-func (s *Sim) Log() ([]Command, int) { return s.log.cmds, s.log.dropped }
+func (s *Sim) Log() ([]Command, int) { return s.log.list() }
 
 // NewScenario builds a simulation of pool p whose steps run sc instead of the free-play
 // workload: no clients and no background processes. cfg says what p was built from.
@@ -180,18 +180,30 @@ func (s *Sim) setClients(n int) {
 // Apply applies one command, appends it to the log and leaves its events in Events.
 func (s *Sim) Apply(c Command) error {
 	s.Pool.events = s.Pool.events[:0]
-	err := c.apply(s)
-	// Work a command does itself, outside any process, takes the clock forward.
-	s.now += s.Pool.takeElapsed()
-	if err != nil {
-		return err
+	err := s.settle(c.apply(s))
+	if err == nil {
+		s.log.add(c)
 	}
-	s.log.add(c)
-	return nil
+	return err
 }
 
-// Step advances the simulation by n steps; it is Apply(StepCmd{N: n}).
-func (s *Sim) Step(n int) error { return s.Apply(StepCmd{N: n}) }
+// Step advances the simulation by n steps; it is Apply(StepCmd{N: n}), without making the
+// command a value on the heap.
+func (s *Sim) Step(n int) error {
+	s.Pool.events = s.Pool.events[:0]
+	err := s.settle(StepCmd{N: n}.apply(s))
+	if err == nil {
+		s.log.addSteps(n)
+	}
+	return err
+}
+
+// settle ends a command that returned err: work it did itself, outside any process, takes
+// the clock forward.
+func (s *Sim) settle(err error) error {
+	s.now += s.Pool.takeElapsed()
+	return err
+}
 
 // run takes n steps. Each runs the process whose next wake-up is earliest: the WAL writer,
 // then the background writer, then clients in order when times tie.

@@ -92,6 +92,12 @@ type App struct {
 
 	view view
 	real *realShown // the real pool the grid shows in place of the run's, or nil
+
+	// step's deadline and the functions it hands the lab view every frame, made once so that
+	// a frame puts nothing on the heap.
+	until  deadline
+	stopFn func() bool
+	noteFn func(int, []sim.Event, bool)
 }
 
 // New returns an app with the first lab (labs.All[0]) at its defaults, paused. views gives
@@ -99,6 +105,7 @@ type App struct {
 // labview.Default.
 func New(views map[string]func() labview.View) *App {
 	a := &App{views: views, speed: playback.Default, epoch: time.Now(), hashAt: math.MaxUint64}
+	a.stopFn, a.noteFn = func() bool { return a.until.passed() }, a.note
 	a.view.init()
 	if _, err := a.Load("", nil); err != nil {
 		panic(err) // the defaults always build
@@ -361,7 +368,11 @@ func (a *App) Step(n int) (int, error) {
 // step runs n steps through the lab's view, stopping early only when the deadline passes
 // or the run ends, which pauses playback.
 func (a *App) step(n int, d deadline) (int, error) {
-	ran, err := a.forward(n, d.stop(), a.note)
+	var stop func() bool
+	if a.until = d; !d.at.IsZero() {
+		stop = a.stopFn
+	}
+	ran, err := a.forward(n, stop, a.noteFn)
 	a.changes++
 	if err != nil {
 		a.fail(err)
