@@ -182,8 +182,14 @@ type Scan struct {
 // the matching items that are not LP_DEAD (a scan skips those; 242dfcbafa) and saves the
 // page LSN in currPos.lsn. The caller holds the pin and a share lock.
 func (ix *Index) ReadPage(key int32, keepPin bool) *Scan {
+	return ix.ReadPageInto(new(Scan), key, keepPin)
+}
+
+// ReadPageInto is ReadPage into sc, whose slices it reuses, as a backend reuses its scan's
+// currPos from one search to the next.
+func (ix *Index) ReadPageInto(sc *Scan, key int32, keepPin bool) *Scan {
 	l := ix.LeafOf(key)
-	sc := &Scan{Leaf: l, LSN: l.LSN, Pinned: true}
+	*sc = Scan{Leaf: l, LSN: l.LSN, Pinned: true, TIDs: sc.TIDs[:0], Killed: sc.Killed[:0]}
 	for _, it := range l.Items {
 		if it.Key == key && !it.LPDead {
 			sc.TIDs = append(sc.TIDs, it.TID)

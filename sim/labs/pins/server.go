@@ -1,7 +1,6 @@
 package pins
 
 import (
-	"container/heap"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -106,7 +105,8 @@ type proc struct {
 	update   bool
 	key      int32
 	scan     *Scan
-	buf      int // the leaf buffer the scan pins, -1 for none
+	scanBuf  Scan // what scan points at between reads, reused by the next
+	buf      int  // the leaf buffer the scan pins, -1 for none
 	newTID   uint32
 	oldTID   uint32
 	extra    sim.Duration // CPU owed before the next phase (a wake-up)
@@ -136,19 +136,49 @@ type event struct {
 	p   int
 }
 
+// eventHeap is a binary min-heap of events by time, then seq: container/heap's algorithm,
+// typed, so that scheduling an event puts nothing on the heap.
 type eventHeap []event
 
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
+func (h eventHeap) less(i, j int) bool {
 	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].seq < h[j].seq
 }
-func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
-func (h *eventHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+// push adds e.
+func (h *eventHeap) push(e event) {
+	*h = append(*h, e)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		up := (i - 1) / 2
+		if !q.less(i, up) {
+			break
+		}
+		q[i], q[up] = q[up], q[i]
+		i = up
+	}
+}
+
+// pop removes and returns the earliest event; the heap must not be empty.
+func (h *eventHeap) pop() event {
+	q := *h
+	n := len(q) - 1
+	q[0], q[n] = q[n], q[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if r := j + 1; r < n && q.less(r, j) {
+			j = r
+		}
+		if !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		i = j
+	}
+	*h = q[:n]
+	return q[n]
 }
 
 // leafLock is a leaf's buffer content lock (an LWLock) as the model keeps it: the times
@@ -410,7 +440,7 @@ func (s *Server) Now() sim.Duration { return s.now }
 // at schedules pr to continue at time t.
 func (s *Server) at(pr *proc, t sim.Duration) {
 	s.seq++
-	heap.Push(&s.events, event{at: t, seq: s.seq, p: pr.id})
+	s.events.push(event{at: t, seq: s.seq, p: pr.id})
 }
 
 // schedule makes pr want a core at time t (after a wait or a round trip).
@@ -430,7 +460,7 @@ func (s *Server) Step() (ok bool) {
 			s.err, s.cur, ok = short.err, nil, false
 		}
 	}()
-	e := heap.Pop(&s.events).(event)
+	e := s.events.pop()
 	s.now = max(s.now, e.at)
 	if e.p == len(s.procs) {
 		s.endFlush()
@@ -623,7 +653,7 @@ func (s *Server) clientStep(pr *proc) {
 		}
 		pr.buf = s.pin(pr, l)
 		keep := !s.cfg.Policy.DropsPin(true, s.cfg.Logged, s.cfg.IndexOnly && !pr.update)
-		pr.scan = ix.ReadPage(pr.key, keep)
+		pr.scan = ix.ReadPageInto(&pr.scanBuf, pr.key, keep)
 		d := c.ReadPage
 		lk.shareUntil = max(lk.shareUntil, s.now+d)
 		if !keep {
@@ -988,7 +1018,7 @@ func (s *Server) startFlush() {
 	s.flushing = true
 	s.flushNow, s.flushNxt = s.flushNxt, s.flushNow[:0]
 	s.seq++
-	heap.Push(&s.events, event{at: s.now + s.cfg.Cost.WALFlush, seq: s.seq, p: len(s.procs)})
+	s.events.push(event{at: s.now + s.cfg.Cost.WALFlush, seq: s.seq, p: len(s.procs)})
 }
 
 func (s *Server) endFlush() {
