@@ -423,7 +423,8 @@ func benchFrames(t *testing.T, r *benchdata.Browser, name string) {
 	f := benchdata.Frames{Lab: name, Cells: int(eval[float64](p, `bufferscope.stats().nbuffers`))}
 	for range 10 {
 		p.waitFrames(1, time.Second)
-		f.MS = append(f.MS, eval[float64](p, `(s => s.updateMs + s.drawMs)(bufferscope.stats())`))
+		ms := eval[[]float64](p, `(s => [s.updateMs + s.drawMs, s.paintMs + s.drawMs])(bufferscope.stats())`)
+		f.MS, f.PaintMS = append(f.MS, ms[0]), append(f.PaintMS, ms[1])
 		eval[any](p, `(bufferscope.stats().playing || bufferscope.play(), 0)`)
 	}
 	r.Frames = append(r.Frames, f)

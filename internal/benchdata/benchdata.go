@@ -92,6 +92,9 @@ type Frames struct {
 	Lab   string    `json:"lab"`
 	Cells int       `json:"cells"`
 	MS    []float64 `json:"ms"` // update plus paint, sampled
+	// PaintMS is the part of each sample spent painting the grid and sending it to the
+	// screen (Go's paintMs and drawMs); the rest is the simulation and its bookkeeping.
+	PaintMS []float64 `json:"paintMs,omitempty"`
 }
 
 // Experiment is one headline chart's job, timed in the page's worker (from the job's message
