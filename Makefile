@@ -116,8 +116,8 @@ axe:
 browser: chromium axe
 	BUFFERSCOPE_BROWSER_TESTS=1 go test -count=1 -timeout 30m ./e2e/...
 
-# BENCH_ENDURANCE is how long make bench plays each lab at full speed in the browser (issue #16 asks 30m;
-# BENCH_ENDURANCE=2m gives a quick look); BENCH_RUNS how many cold loads of each page it times.
+# BENCH_ENDURANCE is how long make bench plays each lab at full speed in the browser, the four side by side
+# (issue #16 asks 30m; BENCH_ENDURANCE=2m gives a quick look); BENCH_RUNS how many cold loads of each page it times.
 BENCH_ENDURANCE ?= 30m
 BENCH_RUNS ?= 5
 

@@ -360,7 +360,11 @@ func orDash(s string) string {
 // writeBrowserDetail writes the browser run's series: the long tasks of every state, the
 // memory of every lab and the endurance series.
 func writeBrowserDetail(w io.Writer, br *benchdata.Browser) {
-	fmt.Fprintf(w, "\n## In the browser\n\n%s on %s, %s. Endurance series ran %s per lab.\n", orDash(br.Browser), br.Machine, br.Date, br.Duration)
+	together := ""
+	if br.SideBySide {
+		together = ", side by side, each lab in a tab of its own (they share the machine's CPUs, so compare a series' end with its own start, not one lab's speed with another's)"
+	}
+	fmt.Fprintf(w, "\n## In the browser\n\n%s on %s, %s. Endurance series ran %s per lab%s.\n", orDash(br.Browser), br.Machine, br.Date, br.Duration, together)
 	fmt.Fprintf(w, "Bytes are Resource Timing's transfer sizes (headers and compressed bodies) of a cold load;\nmemory is the page's live WebAssembly memories plus its JS heap in use after a forced\ncollection (the experiment worker's memory is its own and not counted).\n\n")
 	fmt.Fprintf(w, "| lab | state | long tasks | longest |\n|---|---|--:|--:|\n")
 	for _, l := range br.LongTasks {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -308,9 +309,23 @@ func TestBrowserBench(t *testing.T) {
 		t.Run("frames-"+name, func(t *testing.T) { benchFrames(t, r, name) })
 		t.Run("experiments-"+name, func(t *testing.T) { benchExperiments(t, r, name) })
 	}
-	for _, name := range names {
-		t.Run("endurance-"+name, func(t *testing.T) { benchEndurance(t, r, name, d) })
-	}
+	// The endurance series run side by side, each lab in a tab of its own, so that 30 minutes
+	// of each take 30 minutes: each series compares its lab's speed and memory at the end with
+	// its own at the start, on the same shared machine.
+	var mu sync.Mutex
+	t.Run("endurance", func(t *testing.T) {
+		for _, name := range names {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				e := benchEndurance(t, name, d)
+				mu.Lock()
+				defer mu.Unlock()
+				r.Endurance = append(r.Endurance, e)
+			})
+		}
+	})
+	slices.SortFunc(r.Endurance, func(a, b benchdata.Endurance) int { return slices.Index(names, a.Lab) - slices.Index(names, b.Lab) })
+	r.SideBySide = true
 	if err := r.Write(out); err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +447,7 @@ func benchFrames(t *testing.T, r *benchdata.Browser, name string) {
 
 // benchEndurance plays a lab at full speed for d, sampling its speed and the tab's memory
 // every 30 s (or d/4 when d is shorter than 2 minutes). A run that ends is started again.
-func benchEndurance(t *testing.T, r *benchdata.Browser, name string, d time.Duration) {
+func benchEndurance(t *testing.T, name string, d time.Duration) benchdata.Endurance {
 	p := newTabWith(t, tabOptions{limit: d + 10*time.Minute})
 	p.do(waitTimeout, "preparing the tab", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: benchScript})
@@ -470,7 +485,7 @@ func benchEndurance(t *testing.T, r *benchdata.Browser, name string, d time.Dura
 		e.Samples = append(e.Samples, s)
 		steps, lastAt, next = 0, time.Now(), next.Add(every)
 	}
-	r.Endurance = append(r.Endurance, e)
+	return e
 }
 
 // benchExperiments opens a lab and lets its headline chart be computed in the worker

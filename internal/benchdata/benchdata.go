@@ -16,6 +16,8 @@ type Browser struct {
 	Browser  string `json:"browser"`  // Chromium's product string
 	Machine  string `json:"machine"`  // GOOS/GOARCH and CPU count of the machine the browser ran on
 	Duration string `json:"duration"` // how long each endurance series ran (a flag of the run)
+	// SideBySide says the endurance series ran at the same time, each lab in a tab of its own.
+	SideBySide bool `json:"sideBySide,omitempty"`
 
 	FirstView   []Load       `json:"firstView"`   // the page and the bare Ebiten app, alternately
 	Embeds      []Load       `json:"embeds"`      // an embed before and after its Play, and a host page with several
