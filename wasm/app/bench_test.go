@@ -61,12 +61,15 @@ func BenchmarkDropFrame(b *testing.B) {
 	}
 }
 
+// pageSpeed is the speed each lab's page picks for a 1GB pool (each lab's speed() in
+// site/js/labs/*/index.js), for the frames BenchmarkLabFrame and TestPlayingMakesNoGarbage play.
+var pageSpeed = map[string]float64{"free": 500000, "drop": 200000, "ring": 20000, "pins": 20000}
+
 // BenchmarkLabFrame measures one frame of each lab playing on a 1GB pool (131,072 cells) at
 // the speed the page picks for it there (each lab's speed() in site/js/labs/*/index.js), as
 // game.Update runs it: the Go time per frame that the browser benchmark reads from
 // stats().updateMs, here natively and, under make bench, as WebAssembly in node.
 func BenchmarkLabFrame(b *testing.B) {
-	pageSpeed := map[string]float64{"free": 500000, "drop": 200000, "ring": 20000, "pins": 20000}
 	for _, name := range labs.Names() {
 		b.Run(name, func(b *testing.B) {
 			a := New(wlabs.Views)
