@@ -83,6 +83,49 @@ func BenchmarkGrowthBuffers(b *testing.B) {
 	}
 }
 
+// touchSink keeps BenchmarkGrowthTouch's memory alive until it has been touched.
+var touchSink []byte
+
+// BenchmarkGrowthTouch is BenchmarkGrowthBuffers' baseline: for every lab and pool size it
+// allocates as many bytes as one build of the lab there allocated and writes one byte at a
+// random place in them for every buffer, with nothing else. A build's writes are scattered
+// like that (each buffer's entry in the mapping table lands where its hash says), so this
+// is about the least any build of those bytes pays: the allocation, the machine's faults on
+// memory not touched yet, and a cache miss per buffer once the bytes outgrow the caches.
+// Where its ns per buffer grows with the size, the labs' grows with it, and not because of
+// the model.
+func BenchmarkGrowthTouch(b *testing.B) {
+	for _, l := range All {
+		for _, size := range growthSizes {
+			b.Run(fmt.Sprintf("%s/nbuffers=%d", l.Info().Name, size.nbuffers), func(b *testing.B) {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				r := buildLab(b, l, size.setting, size.nbuffers)
+				stepRun(b, r, growthSteps)
+				runtime.ReadMemStats(&after)
+				r = nil
+				n := int(after.TotalAlloc - before.TotalAlloc)
+				runtime.GC()
+				b.ResetTimer()
+				x := uint64(0x9e3779b97f4a7c15)
+				for range b.N {
+					buf := make([]byte, n)
+					for range size.nbuffers {
+						x ^= x << 13 // xorshift64: a random place, cheaply
+						x ^= x >> 7
+						x ^= x << 17
+						buf[x%uint64(n)]++
+					}
+					touchSink = buf
+				}
+				b.StopTimer()
+				touchSink = nil
+				b.ReportMetric(float64(n), "bytes")
+			})
+		}
+	}
+}
+
 // growthSeconds are the simulated durations BenchmarkGrowthDuration runs.
 var growthSeconds = []int{1, 4, 16}
 
