@@ -132,3 +132,47 @@ func BenchmarkLookup(b *testing.B) {
 		lookupSink += sum
 	})
 }
+
+// sweepBuffers is the pool BenchmarkClockSweep sweeps: 100GB of shared buffers, the largest
+// pool the page offers.
+const sweepBuffers = 13107200
+
+// BenchmarkClockSweep measures the longest victim search a lab can make in one step:
+// StrategyGetBuffer on a full pool whose every buffer is unpinned at usage count 1, as
+// pg_prewarm leaves a pool (the ring lab's is prewarmed). The hand passes all NBuffers
+// descriptors, lowering each to 0, before it comes back to the first. In PostgreSQL this is
+// one backend's work in one call; in the page it is one step that no frame budget can
+// split, so the browser's long task of such a step is at least ns/op. The report reads it
+// beside the long tasks of the 100GB states.
+//
+// Reference: src/backend/storage/buffer/freelist.c, StrategyGetBuffer's clock-sweep loop.
+func BenchmarkClockSweep(b *testing.B) {
+	p, err := NewPool(sweepBuffers, DefaultVersion, CostModel{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p.firstFree, p.lastFree = freeNextEndOfList, freeNextEndOfList // every buffer holds a page
+	warm := func() {
+		for i := range p.desc {
+			p.desc[i].freeNext = freeNextNotInList
+			p.desc[i].State = BM_TAG_VALID | BM_VALID | BufUsagecountOne
+		}
+	}
+	b.ResetTimer()
+	var checked uint64
+	for range b.N {
+		b.StopTimer()
+		warm()
+		before := p.Stats.DescriptorsChecked
+		b.StartTimer()
+		id, err := p.strategyGetBuffer()
+		b.StopTimer()
+		checked = p.Stats.DescriptorsChecked - before
+		if err != nil || checked != sweepBuffers+1 {
+			b.Fatalf("victim %d, %v, %d descriptors checked, want a whole pass and one (%d)", id, err, checked, sweepBuffers+1)
+		}
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(checked), "descriptors/op")
+}
