@@ -113,8 +113,20 @@ func writeTargets(w io.Writer, native, wasm *benchRun, br *benchdata.Browser, re
 			add(first)
 			if bare != nil {
 				bb, bt := median(bare.Bytes), median(bare.MS)
-				add(target{n: 1, what: "… ≤ 1.2× a bare Ebiten app's", figure: mb(pb), baseline: mb(bb), cmp: ratio(pb, bb), met: check(pb <= 1.2*bb)})
-				add(target{n: 1, what: "time to first frame ≤ 1.25× the bare app's", figure: ms(pt), baseline: ms(bt), cmp: ratio(pt, bt), met: check(pt <= 1.25*bt)})
+				tb := target{n: 1, what: "… ≤ 1.2× a bare Ebiten app's", figure: mb(pb), baseline: mb(bb), cmp: ratio(pb, bb), met: check(pb <= 1.2*bb)}
+				if len(page.WASM) > 0 && len(bare.WASM) > 0 {
+					tb.figure += ", of which wasm " + mb(median(page.WASM))
+					tb.baseline += ", of which wasm " + mb(median(bare.WASM))
+				}
+				add(tb)
+				tt := target{n: 1, what: "time to first frame ≤ 1.25× the bare app's", figure: ms(pt), baseline: ms(bt), cmp: ratio(pt, bt), met: check(pt <= 1.25*bt)}
+				if len(page.WASMEndMS) > 0 && len(bare.WASMEndMS) > 0 {
+					// Where the time goes: the download, then compiling, starting Go and the page's own work.
+					pw, bw := median(page.WASMEndMS), median(bare.WASMEndMS)
+					tt.figure += fmt.Sprintf(" (wasm in at %s, then %s)", ms(pw), ms(pt-pw))
+					tt.baseline += fmt.Sprintf(" (wasm in at %s, then %s)", ms(bw), ms(bt-bw))
+				}
+				add(tt)
 			} else {
 				add(target{n: 1, what: "… ≤ 1.2× a bare Ebiten app's; time to first frame ≤ 1.25×", figure: mb(pb) + ", " + ms(pt), baseline: "(no bare app in this run)"})
 			}
@@ -133,33 +145,57 @@ func writeTargets(w io.Writer, native, wasm *benchRun, br *benchdata.Browser, re
 			}
 			add(target{n: 2, what: what, figure: mb(b), baseline: base, met: check(b <= limit && median(e.WASM) == 0)})
 		}
-		// 3. Long tasks.
+		// 3. Long tasks, in two rows: the states that open a document, where the page's
+		// tasks include starting Go and Ebiten, beside the bare app's open; and the rest,
+		// beside the longest step a lab can take (one clock sweep of the largest pool).
 		if len(br.LongTasks) > 0 {
-			worst, where := 0.0, ""
-			for _, l := range br.LongTasks {
-				for _, d := range l.MS {
-					if d > worst {
-						worst, where = d, l.Lab+": "+l.State
-					}
-				}
-			}
-			fig := "none"
-			if worst > 0 {
-				fig = fmt.Sprintf("%s (%s)", ms(worst), where)
-			}
-			t3 := target{n: 3, what: "no main-thread task > 100 ms in any state visited", figure: fig, met: check(worst <= 100)}
-			// The bare Ebiten app's own open, measured alike: what starting a Go program and
-			// Ebiten costs the thread before any of the page's work.
+			bareOpen := 0.0
 			for _, l := range br.FirstView {
 				if l.Name == "bare" && len(l.LongestTask) > 0 {
-					b := median(l.LongestTask)
-					t3.baseline = fmt.Sprintf("bare Ebiten app's open: longest task %s", ms(b))
-					if worst > 0 && b > 0 {
-						t3.cmp = ratio(worst, b)
-					}
+					bareOpen = median(l.LongestTask)
 				}
 			}
-			add(t3)
+			for _, opens := range []bool{true, false} {
+				worst, where, seen := 0.0, "", false
+				for _, l := range br.LongTasks {
+					if l.Opens != opens {
+						continue
+					}
+					seen = true
+					for _, d := range l.MS {
+						if d > worst {
+							worst, where = d, l.Lab+": "+l.State
+						}
+					}
+				}
+				if !seen {
+					continue
+				}
+				fig := "none"
+				if worst > 0 {
+					fig = fmt.Sprintf("%s (%s)", ms(worst), where)
+				}
+				t3 := target{n: 3, met: check(worst <= 100), figure: fig}
+				if opens {
+					t3.what = "no main-thread task > 100 ms while the page opens (its first load, or the reload that gives memory back)"
+					if bareOpen > 0 {
+						t3.baseline = fmt.Sprintf("bare Ebiten app's open: longest task %s", ms(bareOpen))
+						if worst > 0 {
+							t3.cmp = ratio(worst, bareOpen)
+						}
+					}
+				} else {
+					t3.what = "no main-thread task > 100 ms in any other state visited (building, playing)"
+					if sw, ok := metric(wasm, "BenchmarkClockSweep", "ns/op"); ok {
+						n, _ := metric(wasm, "BenchmarkClockSweep", "descriptors/op")
+						t3.baseline = fmt.Sprintf("one victim search passing %s descriptors, a step no frame can split, in wasm: %s", formatValue(n), ms(sw/1e6))
+						if worst > 0 {
+							t3.cmp = ratio(worst, sw/1e6)
+						}
+					}
+				}
+				add(t3)
+			}
 		}
 		// 4. Memory.
 		for _, m := range br.Memory {
@@ -272,13 +308,17 @@ func writeFailedChecks(w io.Writer, rep *reproduceReport) {
 	}
 }
 
-// growthName is a growth benchmark: BenchmarkGrowthBuffers/LAB/nbuffers=N or
-// BenchmarkGrowthDuration/LAB/seconds=S.
-var growthName = regexp.MustCompile(`^BenchmarkGrowth(Buffers|Duration)/([a-z]+)/(nbuffers|seconds)=(\d+)$`)
+// growthName is a growth benchmark: BenchmarkGrowthBuffers/LAB/nbuffers=N,
+// BenchmarkGrowthDuration/LAB/seconds=S, or BenchmarkGrowthBuffers' baseline
+// BenchmarkGrowthTouch/LAB/nbuffers=N.
+var growthName = regexp.MustCompile(`^BenchmarkGrowth(Buffers|Duration|Touch)/([a-z]+)/(nbuffers|seconds)=(\d+)$`)
 
 // growth adds target 8 for each lab and axis: the cost per unit (per buffer, per simulated
 // second) at the largest size is at most twice the cost at the smallest. Twice, not equal:
-// memory latency grows with the table, which no algorithm removes.
+// memory latency grows with the table, which no algorithm removes. Against NBuffers the
+// run also measures that latency (BenchmarkGrowthTouch: the lab's bytes allocated and
+// written at random, once per buffer); a lab whose cost per buffer grows no faster than
+// that baseline's is judged by the baseline, which then replaces the allowance of twice.
 func growth(run *benchRun, add func(target)) {
 	if run == nil {
 		return
@@ -300,10 +340,16 @@ func growth(run *benchRun, add func(target)) {
 		}
 		series[k] = append(series[k], point{x, ns, b})
 	}
-	for _, k := range order {
-		ps := series[k]
+	ends := func(ps []point) (point, point) {
 		slices.SortFunc(ps, func(a, b point) int { return int(a.x - b.x) })
-		lo, hi := ps[0], ps[len(ps)-1]
+		return ps[0], ps[len(ps)-1]
+	}
+	for _, k := range order {
+		if k[1] == "Touch" {
+			continue // a baseline, read beside its lab's series
+		}
+		ps := series[k]
+		lo, hi := ends(ps)
 		if hi.x == lo.x {
 			continue
 		}
@@ -316,9 +362,17 @@ func growth(run *benchRun, add func(target)) {
 			fig = append(fig, fmt.Sprintf("%s: %s, %s", formatValue(p.x), ms(p.ns/1e6), mb(p.bytes)))
 		}
 		perLo, perHi := lo.ns/lo.x, hi.ns/hi.x
+		baseline, allowed := "per "+unit+" at the smallest", 2.0
+		if touch := series[[2]string{k[0], "Touch"}]; k[1] == "Buffers" && len(touch) >= 2 {
+			if tlo, thi := ends(touch); tlo.x == lo.x && thi.x == hi.x && tlo.ns > 0 {
+				r := (thi.ns / thi.x) / (tlo.ns / tlo.x)
+				baseline += fmt.Sprintf("; its bytes written at random once per buffer: %s, %s per buffer", ms(thi.ns/1e6), ratio(r, 1))
+				allowed = max(allowed, r)
+			}
+		}
 		add(target{n: 8, what: fmt.Sprintf("%s: time and memory against %s, no worse than linear", k[0], map[string]string{"Buffers": "NBuffers", "Duration": "simulated duration"}[k[1]]),
-			figure: strings.Join(fig, "; "), baseline: "per " + unit + " at the smallest", cmp: ratio(perHi, perLo) + " per " + unit,
-			met: check(perHi <= 2*perLo && hi.bytes/hi.x <= 2*math.Max(lo.bytes/lo.x, 1))})
+			figure: strings.Join(fig, "; "), baseline: baseline, cmp: ratio(perHi, perLo) + " per " + unit,
+			met: check(perHi <= allowed*perLo && hi.bytes/hi.x <= 2*math.Max(lo.bytes/lo.x, 1))})
 	}
 }
 

@@ -240,6 +240,7 @@ func TestBrowserBench(t *testing.T) {
 				p.navigate(pg.path) // the bare app has no data-ready: wait for the first frame's stamp
 				ms := waitJS[float64](p, loadTimeout, "the first frame", `window.__bench.firstFrame`)
 				bw := eval[[]float64](p, transferred)
+				wasmEnd := eval[float64](p, `performance.getEntriesByType('resource').filter((e) => /\.wasm(\?|$)/.test(e.name)).reduce((m, e) => Math.max(m, e.responseEnd), 0)`)
 				time.Sleep(time.Second) // the tasks right after the first frame belong to the open too
 				longest := 0.0
 				for _, d := range p.longTasks() {
@@ -248,6 +249,7 @@ func TestBrowserBench(t *testing.T) {
 				l := &r.FirstView[i]
 				l.MS, l.Bytes, l.WASM = append(l.MS, ms), append(l.Bytes, bw[0]), append(l.WASM, bw[1])
 				l.LongestTask = append(l.LongestTask, longest)
+				l.WASMEndMS = append(l.WASMEndMS, wasmEnd)
 			})
 		}
 	}
@@ -375,9 +377,12 @@ func benchReal(t *testing.T) benchdata.Real {
 func benchPools(t *testing.T, r *benchdata.Browser, name string) {
 	p := benchTab(t)
 	p.load("/?lab=" + name + "&shared_buffers=" + benchSmall)
+	var origin float64 // the document's performance.timeOrigin at the last state: a reload changes it
 	tasks := func(state string) {
 		p.waitFrames(10, time.Second)
-		r.LongTasks = append(r.LongTasks, benchdata.LongTasks{Lab: name, State: state, MS: p.longTasks()})
+		o := eval[float64](p, `performance.timeOrigin`)
+		r.LongTasks = append(r.LongTasks, benchdata.LongTasks{Lab: name, State: state, MS: p.longTasks(), Opens: o != origin})
+		origin = o
 	}
 	m := benchdata.Memory{Lab: name}
 	p.waitFrames(60, 3*time.Second)

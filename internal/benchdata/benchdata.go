@@ -51,6 +51,9 @@ type Load struct {
 	// LongestTask is the longest main-thread task (Long Tasks API) from navigation to a
 	// second after the first frame, one per run; 0 when none passed 50 ms. First views only.
 	LongestTask []float64 `json:"longestTask,omitempty"`
+	// WASMEndMS is when the last byte of its WebAssembly arrived (Resource Timing's
+	// responseEnd), one per run: what of MS the download took. First views only.
+	WASMEndMS []float64 `json:"wasmEndMs,omitempty"`
 	// PlayedBytes and PlayedWASM are an embed's bytes once played, one per run.
 	PlayedBytes []float64 `json:"playedBytes,omitempty"`
 	PlayedWASM  []float64 `json:"playedWasm,omitempty"`
@@ -61,6 +64,9 @@ type LongTasks struct {
 	Lab   string    `json:"lab"`
 	State string    `json:"state"` // "open at 128MB", "build 100GB", …
 	MS    []float64 `json:"ms"`    // the duration of every long task (> 50 ms) seen in the state
+	// Opens says the state began with a document of its own: the page's first load, or the
+	// reload by which it gives a large pool's memory back. Its tasks include starting Go.
+	Opens bool `json:"opens,omitempty"`
 }
 
 // Memory is a tab's memory at three moments, after a forced garbage collection.
