@@ -29,6 +29,7 @@ type Tracker struct {
 
 	r       Refresher
 	touched []int32
+	named   []uint64 // a bit per buffer: in touched already (a hot buffer is named by many events)
 	hand    int    // clock hand at the last Sync
 	passes  uint64 // Stats.SweepPasses at the last Sync
 	stale   bool   // a full refresh is in progress
@@ -59,6 +60,12 @@ func (t *Tracker) Start(s Tracked, nbuffers, hand int) {
 	} else {
 		t.Codes = make([]Code, nbuffers)
 	}
+	if words := (nbuffers + 63) / 64; cap(t.named) >= words {
+		t.named = t.named[:words]
+		clear(t.named)
+	} else {
+		t.named = make([]uint64, words)
+	}
 	t.touched = t.touched[:0]
 	t.hand, t.passes = hand, s.Stats().SweepPasses
 	t.stale, t.cursor, t.changed = true, 0, false
@@ -85,8 +92,9 @@ func (t *Tracker) Note(events []sim.Event, flashes *Flashes) {
 		if e.Buffer < 0 {
 			continue
 		}
-		if !t.stale {
-			t.touched = append(t.touched, e.Buffer)
+		if id := e.Buffer; !t.stale && int(id) < len(t.Codes) && t.named[id>>6]&(1<<(id&63)) == 0 {
+			t.named[id>>6] |= 1 << (id & 63)
+			t.touched = append(t.touched, id)
 		}
 		if flashes != nil {
 			switch e.Kind {
@@ -101,7 +109,7 @@ func (t *Tracker) Note(events []sim.Event, flashes *Flashes) {
 		t.stale = true
 	}
 	if t.stale {
-		t.touched = t.touched[:0]
+		t.forget()
 	}
 }
 
@@ -109,6 +117,14 @@ func (t *Tracker) Note(events []sim.Event, flashes *Flashes) {
 // events.
 func (t *Tracker) Invalidate() {
 	t.stale = true
+	t.forget()
+}
+
+// forget empties touched, and the bits that say what it holds.
+func (t *Tracker) forget() {
+	for _, id := range t.touched {
+		t.named[id>>6] &^= 1 << (id & 63)
+	}
 	t.touched = t.touched[:0]
 }
 
@@ -150,7 +166,7 @@ func (t *Tracker) Sync(s Tracked, hand, budget int) {
 	if len(t.touched) > 0 {
 		t.changed = true
 	}
-	t.touched = t.touched[:0]
+	t.forget()
 	if t.stale {
 		k := min(max(budget, 1), n-t.cursor)
 		t.refreshRange(s, t.cursor, k)

@@ -187,3 +187,46 @@ func TestTrackerFollowsADropLab(t *testing.T) {
 		t.Error("t1's first buffer was emptied")
 	}
 }
+
+// snapshotCounter is a simulation that counts the buffers each Snapshot copies.
+type snapshotCounter struct {
+	*sim.Sim
+	copies map[int]int
+}
+
+func (c *snapshotCounter) Snapshot(dst []sim.BufferView, first int) int {
+	n := c.Sim.Snapshot(dst, first)
+	for i := range n {
+		c.copies[first+i]++
+	}
+	return n
+}
+
+// TestTrackerCopiesAHotBufferOnce: a buffer that many events name between two Syncs (a
+// hot page pinned and unpinned over and over) is copied once by the Sync, and named again
+// after it, once more by the next.
+func TestTrackerCopiesAHotBufferOnce(t *testing.T) {
+	s, err := sim.New(sim.Config{NBuffers: 1024, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &snapshotCounter{Sim: s, copies: map[int]int{}}
+	var tr Tracker
+	tr.Reset(c, 1024, s.Pool.ClockHand())
+	hot := make([]sim.Event, 50)
+	for i := range hot {
+		hot[i] = sim.Event{Kind: sim.EvPin, Buffer: 700}
+		if i%2 == 1 {
+			hot[i].Kind = sim.EvUnpin
+		}
+	}
+	for round := 1; round <= 2; round++ {
+		clear(c.copies)
+		tr.Note(hot, nil)
+		tr.Note(hot, nil)
+		tr.Sync(c, s.Pool.ClockHand(), 1)
+		if c.copies[700] != 1 || len(c.copies) != 1 {
+			t.Fatalf("round %d: Sync copied %v, want buffer 700 once", round, c.copies)
+		}
+	}
+}
