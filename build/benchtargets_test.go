@@ -135,3 +135,24 @@ BenchmarkGrowthTouch/drop/nbuffers=163840-2 10 ` + c.touchHi + ` ns/op 10000 byt
 		}
 	}
 }
+
+// TestEnduranceSaysSinceWhenFlat: the endurance row names the sample of the memory's last
+// rise, and a rise after the first minute is a miss.
+func TestEnduranceSaysSinceWhenFlat(t *testing.T) {
+	s := func(t, wasm float64) benchdata.Sample { return benchdata.Sample{T: t, WASM: wasm, StepsSec: 100} }
+	br := &benchdata.Browser{Endurance: []benchdata.Endurance{
+		{Lab: "free", Samples: []benchdata.Sample{s(30, 10e6), s(60, 11e6), s(90, 12e6), s(1800, 12e6)}},
+		{Lab: "ring", Samples: []benchdata.Sample{s(30, 10e6), s(60, 12e6), s(90, 12e6), s(1800, 12e6)}},
+	}}
+	var b bytes.Buffer
+	writeTargets(&b, nil, nil, br, nil)
+	out := b.String()
+	for _, want := range []string{
+		"| 5 | free: 1800 s at full speed: speed at the end ≥ 95% of the start, wasm memory flat after 1 min | 100 steps/s, wasm 12.00 MB, flat from 90 s | 100 steps/s, wasm 10.00 MB | 1.00× | **missed** |",
+		"| 5 | ring: 1800 s at full speed: speed at the end ≥ 95% of the start, wasm memory flat after 1 min | 100 steps/s, wasm 12.00 MB, flat from 60 s | 100 steps/s, wasm 10.00 MB | 1.00× | met |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}
