@@ -30,12 +30,12 @@ type Tracker struct {
 	r       Refresher
 	touched []int32
 	named   []uint64 // a bit per buffer: in touched already (a hot buffer is named by many events)
-	hand    int    // clock hand at the last Sync
-	passes  uint64 // Stats.SweepPasses at the last Sync
-	stale   bool   // a full refresh is in progress
-	cursor  int    // where the full refresh continues
-	changed bool   // some code may have changed since Changed was last called
-	lo, hi  int    // the range of buffers refreshed since ChangedRange was last called; lo ≥ hi for none
+	hand    int      // clock hand at the last Sync
+	passes  uint64   // Stats.SweepPasses at the last Sync
+	stale   bool     // a full refresh is in progress
+	cursor  int      // where the full refresh continues
+	changed bool     // some code may have changed since Changed was last called
+	lo, hi  int      // the range of buffers refreshed since ChangedRange was last called; lo ≥ hi for none
 }
 
 // SetRelMap makes the tracker encode relations through m (Refresher.RelMap) from the next
