@@ -100,12 +100,16 @@ func benchTab(t *testing.T) *page {
 }
 
 // transferred is what the page's document and resources came to over the wire: headers and
-// compressed bodies as Resource Timing counts them, and the part of it that was WebAssembly.
+// compressed bodies as Resource Timing counts them, the part of it that was WebAssembly, and
+// when the last WebAssembly byte arrived (responseEnd, ms from navigation).
 const transferred = `(() => {
   const all = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));
-  let bytes = 0, wasm = 0;
-  for (const e of all) { bytes += e.transferSize; if (/\.wasm(\?|$)/.test(e.name)) wasm += e.transferSize; }
-  return [bytes, wasm];
+  let bytes = 0, wasm = 0, wasmEnd = 0;
+  for (const e of all) {
+    bytes += e.transferSize;
+    if (/\.wasm(\?|$)/.test(e.name)) { wasm += e.transferSize; wasmEnd = Math.max(wasmEnd, e.responseEnd); }
+  }
+  return [bytes, wasm, wasmEnd];
 })()`
 
 // wire is what a tab has fetched since countBytes.
@@ -240,7 +244,6 @@ func TestBrowserBench(t *testing.T) {
 				p.navigate(pg.path) // the bare app has no data-ready: wait for the first frame's stamp
 				ms := waitJS[float64](p, loadTimeout, "the first frame", `window.__bench.firstFrame`)
 				bw := eval[[]float64](p, transferred)
-				wasmEnd := eval[float64](p, `performance.getEntriesByType('resource').filter((e) => /\.wasm(\?|$)/.test(e.name)).reduce((m, e) => Math.max(m, e.responseEnd), 0)`)
 				time.Sleep(time.Second) // the tasks right after the first frame belong to the open too
 				longest := 0.0
 				for _, d := range p.longTasks() {
@@ -249,7 +252,7 @@ func TestBrowserBench(t *testing.T) {
 				l := &r.FirstView[i]
 				l.MS, l.Bytes, l.WASM = append(l.MS, ms), append(l.Bytes, bw[0]), append(l.WASM, bw[1])
 				l.LongestTask = append(l.LongestTask, longest)
-				l.WASMEndMS = append(l.WASMEndMS, wasmEnd)
+				l.WASMEndMS = append(l.WASMEndMS, bw[2])
 			})
 		}
 	}
