@@ -43,7 +43,7 @@ BenchmarkClockSweep 3 120000000 ns/op 13107201 descriptors/op
 	var b bytes.Buffer
 	writeTargets(&b, native, wasm, br, nil)
 	out := b.String()
-	for _, want := range []string{
+	reportHas(t, out,
 		"| 1 | main page's bytes before its first frame ≤ 2.1 MB | 2.05 MB | bare app 1.50 MB, leaving 0.60 MB for the page's own | — | met |",
 		"| 1 | … ≤ 1.2× a bare Ebiten app's | 2.05 MB, of which wasm 1.90 MB | 1.50 MB, of which wasm 1.40 MB | 1.37× | **missed** |",
 		"| 1 | time to first frame ≤ 1.25× the bare app's | 1000.0 ms (wasm in at 300.0 ms, then 700.0 ms) | 700.0 ms (wasm in at 200.0 ms, then 500.0 ms) | 1.43× | **missed** |",
@@ -54,11 +54,7 @@ BenchmarkClockSweep 3 120000000 ns/op 13107201 descriptors/op
 		"| 7 | drop lab's full scan ≥ 50% of a plain memory read (native) | 4.00 GB/s | 10.00 GB/s | 0.40× | **missed** |",
 		"| 7 | mapping-table lookup ≥ 2× a Go map's (native) | 20.0 ns | 50.0 ns | 2.50× faster | met |",
 		"per buffer | **missed** |", // 30 ms for 10× the buffers is 3× the cost per buffer
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the targets table lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	if !strings.Contains(out, "host page with 4 embeds before interaction ≤ 1 MB") || !strings.Contains(out, "1.20 MB | of which wasm") {
 		t.Errorf("the host page's line is missing or wrong:\n%s", out)
 	}
@@ -75,15 +71,11 @@ func TestTargetsNameTheMissedChecks(t *testing.T) {
 	var b bytes.Buffer
 	writeTargets(&b, nil, nil, nil, rep)
 	out := b.String()
-	for _, want := range []string{
+	reportHas(t, out,
 		"| 6 | bufferscope pins --reproduce natively, every published check passing, ≤ 60 s | 18.0 s, peak 0.00 MB, checks failed | — | — | **missed** |",
 		"`bufferscope pins --reproduce` missed these published targets",
 		"- the drop-pin curve rises then falls with clients: peak 10 at 800\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the report lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	if strings.Contains(out, "`bufferscope ring --reproduce` missed") {
 		t.Errorf("a passing reproduction lists missed targets:\n%s", out)
 	}
@@ -147,12 +139,18 @@ func TestEnduranceSaysSinceWhenFlat(t *testing.T) {
 	var b bytes.Buffer
 	writeTargets(&b, nil, nil, br, nil)
 	out := b.String()
-	for _, want := range []string{
+	reportHas(t, out,
 		"| 5 | free: 1800 s at full speed: speed at the end ≥ 95% of the start, wasm memory flat after 1 min | 100 steps/s, wasm 12.00 MB, flat from 90 s | 100 steps/s, wasm 10.00 MB | 1.00× | **missed** |",
 		"| 5 | ring: 1800 s at full speed: speed at the end ≥ 95% of the start, wasm memory flat after 1 min | 100 steps/s, wasm 12.00 MB, flat from 60 s | 100 steps/s, wasm 10.00 MB | 1.00× | met |",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the report lacks %q:\n%s", want, out)
+	)
+}
+
+// reportHas fails t for each line of want that the report out lacks.
+func reportHas(t *testing.T, out string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("the report lacks %q:\n%s", w, out)
 		}
 	}
 }
