@@ -204,6 +204,7 @@ func writeTargets(w io.Writer, native, wasm *benchRun, br *benchdata.Browser, re
 				baseline: mb(fresh), cmp: ratio(back, fresh), met: check(back <= 1.5*fresh)})
 		}
 		// 5. Endurance.
+		machine := machineSpeed(br)
 		for _, e := range br.Endurance {
 			if len(e.Samples) < 2 {
 				continue
@@ -226,9 +227,33 @@ func writeTargets(w io.Writer, native, wasm *benchRun, br *benchdata.Browser, re
 					since = e.Samples[i].T
 				}
 			}
-			add(target{n: 5, what: fmt.Sprintf("%s: %.0f s at full speed: speed at the end ≥ 95%% of the start, wasm memory flat after 1 min", e.Lab, last.T),
-				figure: fmt.Sprintf("%s steps/s, wasm %s, flat from %.0f s", formatValue(last.StepsSec), mb(last.WASM), since), baseline: fmt.Sprintf("%s steps/s, wasm %s", formatValue(first.StepsSec), mb(first.WASM)),
-				cmp: ratio(last.StepsSec, first.StepsSec), met: endurance(last.StepsSec >= 0.95*first.StepsSec && flat, last.T)})
+			// The speed at each end is the median of a sixth of the samples (5 minutes of 30):
+			// one 30 s sample of four tabs sharing two cores swings by a quarter either way.
+			n := max(1, len(e.Samples)/6)
+			speed := func(ss []benchdata.Sample) float64 {
+				var xs []float64
+				for _, s := range ss {
+					xs = append(xs, s.StepsSec)
+				}
+				return median(xs)
+			}
+			start, end := speed(e.Samples[:n]), speed(e.Samples[len(e.Samples)-n:])
+			beside := ""
+			if len(machine) >= 2*n && len(e.Samples) == len(machine) {
+				// The same ratio after dividing each sample by the tabs' common speed at its time.
+				var rel []benchdata.Sample
+				for i, s := range e.Samples {
+					rel = append(rel, benchdata.Sample{StepsSec: s.StepsSec / machine[i]})
+				}
+				beside = fmt.Sprintf("; %.2f× beside the other tabs", speed(rel[len(rel)-n:])/speed(rel[:n]))
+			}
+			window := fmt.Sprintf("median of %d sample", n)
+			if n > 1 {
+				window = fmt.Sprintf("median of %d samples, %.0f s", n, last.T-e.Samples[len(e.Samples)-n].T+first.T)
+			}
+			add(target{n: 5, what: fmt.Sprintf("%s: %.0f s at full speed: speed at the end ≥ 95%% of the start (%s at each end), wasm memory flat after 1 min", e.Lab, last.T, window),
+				figure: fmt.Sprintf("%s steps/s%s, wasm %s, flat from %.0f s", formatValue(end), beside, mb(last.WASM), since), baseline: fmt.Sprintf("%s steps/s, wasm %s", formatValue(start), mb(first.WASM)),
+				cmp: ratio(end, start), met: endurance(end >= 0.95*start && flat, last.T)})
 		}
 		// 6. Experiments in the browser.
 		for _, x := range br.Experiments {
@@ -383,6 +408,40 @@ func growth(run *benchRun, add func(target)) {
 	}
 }
 
+// machineSpeed is the common speed of endurance series that ran side by side, sample by
+// sample: the median over the labs of each sample's speed over its own series' median. Tabs
+// that share two cores slow down and speed up together when the machine does, so a lab's
+// speed over this is its own. It is nil unless at least three series ran together with the
+// same number of samples.
+func machineSpeed(br *benchdata.Browser) []float64 {
+	if !br.SideBySide || len(br.Endurance) < 3 {
+		return nil
+	}
+	n := len(br.Endurance[0].Samples)
+	norm := make([][]float64, len(br.Endurance))
+	for i, e := range br.Endurance {
+		if len(e.Samples) != n {
+			return nil
+		}
+		for _, s := range e.Samples {
+			norm[i] = append(norm[i], s.StepsSec)
+		}
+		m := median(norm[i])
+		for j := range norm[i] {
+			norm[i][j] /= m
+		}
+	}
+	common := make([]float64, n)
+	for j := range common {
+		var at []float64
+		for i := range norm {
+			at = append(at, norm[i][j])
+		}
+		common[j] = median(at)
+	}
+	return common
+}
+
 // endurance is target 5's verdict: a series shorter than the 30 minutes the target names
 // cannot meet it, but a failure in a shorter one is already a miss.
 func endurance(ok bool, seconds float64) verdict {
@@ -423,7 +482,7 @@ func orDash(s string) string {
 func writeBrowserDetail(w io.Writer, br *benchdata.Browser) {
 	together := ""
 	if br.SideBySide {
-		together = ", side by side, each lab in a tab of its own (they share the machine's CPUs, so compare a series' end with its own start, not one lab's speed with another's)"
+		together = ", side by side, each lab in a tab of its own (they share the machine's CPUs, so compare a series' end with its own start, not one lab's speed with another's; target 5's \"beside the other tabs\" divides each sample by the tabs' common speed at that time, the median over the labs of each one's speed over its own series' median, since the tabs slow down and speed up together when the machine does)"
 	}
 	fmt.Fprintf(w, "\n## In the browser\n\n%s on %s, %s. Endurance series ran %s per lab%s.\n", orDash(br.Browser), br.Machine, br.Date, br.Duration, together)
 	fmt.Fprintf(w, "Bytes are Resource Timing's transfer sizes (headers and compressed bodies) of a cold load;\nmemory is the page's live WebAssembly memories plus its JS heap in use after a forced\ncollection (the experiment worker's memory is its own and not counted).\n\n")
