@@ -229,27 +229,21 @@ func writeTargets(w io.Writer, native, wasm *benchRun, br *benchdata.Browser, re
 			}
 			// The speed at each end is the median of a sixth of the samples (5 minutes of 30):
 			// one 30 s sample of four tabs sharing two cores swings by a quarter either way.
-			n := max(1, len(e.Samples)/6)
-			speed := func(ss []benchdata.Sample) float64 {
-				var xs []float64
-				for _, s := range ss {
-					xs = append(xs, s.StepsSec)
-				}
-				return median(xs)
-			}
-			start, end := speed(e.Samples[:n]), speed(e.Samples[len(e.Samples)-n:])
+			speeds := stepsSec(e.Samples)
+			n := max(1, len(speeds)/6)
+			start, end := median(speeds[:n]), median(speeds[len(speeds)-n:])
 			beside := ""
-			if len(machine) >= 2*n && len(e.Samples) == len(machine) {
+			if len(machine) == len(speeds) {
 				// The same ratio after dividing each sample by the tabs' common speed at its time.
-				var rel []benchdata.Sample
-				for i, s := range e.Samples {
-					rel = append(rel, benchdata.Sample{StepsSec: s.StepsSec / machine[i]})
+				rel := make([]float64, len(speeds))
+				for i := range speeds {
+					rel[i] = speeds[i] / machine[i]
 				}
-				beside = fmt.Sprintf("; %.2f× beside the other tabs", speed(rel[len(rel)-n:])/speed(rel[:n]))
+				beside = fmt.Sprintf("; %.2f× beside the other tabs", median(rel[len(rel)-n:])/median(rel[:n]))
 			}
 			window := fmt.Sprintf("median of %d sample", n)
 			if n > 1 {
-				window = fmt.Sprintf("median of %d samples, %.0f s", n, last.T-e.Samples[len(e.Samples)-n].T+first.T)
+				window = fmt.Sprintf("median of %d samples, %.0f s", n, e.Samples[n-1].T)
 			}
 			add(target{n: 5, what: fmt.Sprintf("%s: %.0f s at full speed: speed at the end ≥ 95%% of the start (%s at each end), wasm memory flat after 1 min", e.Lab, last.T, window),
 				figure: fmt.Sprintf("%s steps/s%s, wasm %s, flat from %.0f s", formatValue(end), beside, mb(last.WASM), since), baseline: fmt.Sprintf("%s steps/s, wasm %s", formatValue(start), mb(first.WASM)),
@@ -423,9 +417,7 @@ func machineSpeed(br *benchdata.Browser) []float64 {
 		if len(e.Samples) != n {
 			return nil
 		}
-		for _, s := range e.Samples {
-			norm[i] = append(norm[i], s.StepsSec)
-		}
+		norm[i] = stepsSec(e.Samples)
 		m := median(norm[i])
 		for j := range norm[i] {
 			norm[i][j] /= m
@@ -440,6 +432,15 @@ func machineSpeed(br *benchdata.Browser) []float64 {
 		common[j] = median(at)
 	}
 	return common
+}
+
+// stepsSec returns each sample's speed.
+func stepsSec(ss []benchdata.Sample) []float64 {
+	xs := make([]float64, len(ss))
+	for i, s := range ss {
+		xs[i] = s.StepsSec
+	}
+	return xs
 }
 
 // endurance is target 5's verdict: a series shorter than the 30 minutes the target names
